@@ -1,0 +1,61 @@
+//===- Tensors.h - which values are planned tensors, and who they are -*- C++ -*-===//
+//
+// The identity of the tensors that helia plans: which values are tensors, in
+// which order, with which name and kind. Every pass of the pipeline sees the
+// same tensors through these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
+#define HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::helia {
+
+/// One tensor of a function in program order.
+struct TensorInfo {
+  Value value;
+  /// Position in the function's program order: entry-block arguments first,
+  /// then the results of the ops of the body in order.
+  uint64_t id;
+  /// Name from `helia.name` or the location; null when it has none.
+  StringAttr name;
+  TensorKind kind;
+};
+
+/// True for values helia plans: values of tensor type.
+bool isTensorValue(Value value);
+
+/// Returns the tensor's name: a `helia.name` attribute (on the defining op,
+/// a string or one per result; on a function argument, a string), else the
+/// name of its location (`NameLoc`, also inside a `FusedLoc`; a fused
+/// location with one name per result names each result). Null if none.
+StringAttr getTensorName(Value value);
+
+/// Returns the tensor's kind: constant for results of ConstantLike ops and
+/// of ops marked `helia.constant`; persistent for values marked
+/// `helia.persistent` or `tflm.persistent`; scratch otherwise.
+TensorKind getTensorKind(Value value);
+
+/// Returns the byte size of a statically shaped tensor (elements are rounded
+/// up to whole bytes, as TFLite Micro does), or nullopt if it has none or
+/// overflows 64 bits.
+std::optional<uint64_t> getTensorByteSize(Type type);
+
+/// Collects the tensors of `func` in program order: entry-block arguments,
+/// then the results of the ops directly in the body (ops nested in regions
+/// belong to their parent op's step and are not planned separately).
+/// Emits a located error and fails for a tensor that is not ranked and
+/// statically shaped.
+FailureOr<SmallVector<TensorInfo>> collectTensors(FunctionOpInterface func);
+
+/// Name of the TFLite Micro persistence marker used by imported models.
+inline constexpr llvm::StringLiteral kTflmPersistentAttrName =
+    "tflm.persistent";
+
+} // namespace mlir::helia
+
+#endif // HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H

@@ -1,0 +1,207 @@
+//===- HeliaAttrs.td - helia attributes --------------------*- tablegen -*-===//
+
+#ifndef HELIA_DIALECT_HELIA_IR_HELIAATTRS_TD
+#define HELIA_DIALECT_HELIA_IR_HELIAATTRS_TD
+
+include "helia/Dialect/Helia/IR/HeliaBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class Helia_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Helia_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Helia_MemorySpaceAttr : Helia_Attr<"MemorySpace", "memory"> {
+  let summary = "A platform memory, usable as a memref memory space";
+  let description = [{
+    Names one memory of the target platform. Arenas lowered to `memref` carry
+    it as their memory space:
+
+    ```mlir
+    memref<1024xi8, #helia.memory<"dtcm">>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name);
+  let assemblyFormat = "`<` $name `>`";
+  let genVerifyDecl = 1;
+}
+
+def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
+  let summary = "Description of one memory of a platform";
+  let description = [{
+    A named memory with its size in bytes and its properties. `readable` and
+    `writable` default to true; `executable`, `init` (can hold initialised
+    data loaded at boot) and `nonvolatile` default to false.
+
+    ```mlir
+    #helia.memory_desc<name = "mram", size = 4194304, writable = false,
+                       executable = true, init = true, nonvolatile = true>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"name of the memory">:$name,
+    "uint64_t":$size,
+    DefaultValuedParameter<"bool", "true">:$readable,
+    DefaultValuedParameter<"bool", "true">:$writable,
+    DefaultValuedParameter<"bool", "false">:$executable,
+    DefaultValuedParameter<"bool", "false">:$init,
+    DefaultValuedParameter<"bool", "false">:$nonvolatile
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Helia_PlatformAttr : Helia_Attr<"Platform", "platform"> {
+  let summary = "A target platform: its memories, preferred order, alignment";
+  let description = [{
+    A named set of memories, the order in which the planner prefers memories
+    for tensors whose placement the rules leave open, and the minimum
+    alignment of every buffer. The module attribute `helia.platform` holds
+    either this attribute or the name of a built-in preset
+    (`apollo510_evb`, `apollo4p_evb`, `apollo4l_evb`, `apollo3p_evb`).
+
+    ```mlir
+    #helia.platform<name = "tiny",
+      memories = [#helia.memory_desc<name = "dtcm", size = 65536, init = true>,
+                  #helia.memory_desc<name = "flash", size = 262144,
+                                     writable = false, init = true,
+                                     nonvolatile = true>],
+      preferred = ["dtcm"], alignment = 16>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"name of the platform">:$name,
+    "::mlir::ArrayAttr":$memories,
+    "::mlir::ArrayAttr":$preferred,
+    "uint64_t":$alignment
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The memories, in declaration order.
+    auto getMemoryList() const {
+      return getMemories().getAsRange<::mlir::helia::MemoryDescAttr>();
+    }
+    /// The preferred memory order.
+    auto getPreferredList() const {
+      return getPreferred().getAsRange<::mlir::StringAttr>();
+    }
+    /// Returns the memory named `name`, or null.
+    ::mlir::helia::MemoryDescAttr lookupMemory(::llvm::StringRef name) const;
+    /// Returns the memory names, comma-separated, for diagnostics.
+    std::string getMemoryNamesForDiagnostic() const;
+  }];
+}
+
+def Helia_TensorAttributesAttr : Helia_Attr<"TensorAttributes", "attributes"> {
+  let summary = "What a rule or an op override sets for a tensor";
+  let description = [{
+    heliaAOT's TensorAttributes. Every field is optional; an absent field
+    lets a lower-precedence rule or the planner decide. `memory` is where the
+    tensor lives (for a constant: its source memory in the image);
+    `constant_destination_memory` is the writable memory a pinned constant is
+    copied into at init; `residency` is `direct`, `pin` or `stream`.
+    A destination may not be paired with `direct` or `stream`.
+
+    ```mlir
+    #helia.attributes<memory = "mram", constant_destination_memory = "dtcm">
+    ```
+  }];
+  let parameters = (ins
+    OptionalParameter<"::mlir::StringAttr">:$memory,
+    OptionalParameter<"::mlir::StringAttr">:$constant_destination_memory,
+    OptionalParameter<"std::optional<::mlir::helia::Residency>">:$residency
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Helia_RuleAttr : Helia_Attr<"Rule", "rule"> {
+  let summary = "A placement rule: {type, id, attributes}";
+  let description = [{
+    Selects tensors by kind (`type`; absent or `any` matches every kind) and
+    by identity (`id`: names or globs over names; absent matches every
+    tensor) and sets their attributes. Precedence follows heliaAOT: a rule
+    that gives both a type and an id beats one with a type only, which beats
+    one with an id only, which beats one with neither; ties go to the later
+    rule; fields merge one by one. `type = any` does not count as giving a
+    type.
+
+    ```mlir
+    #helia.rule<type = constant, id = ["conv1*", "fc/w"],
+                attributes = <memory = "mram", constant_destination_memory = "dtcm">>
+    ```
+  }];
+  let parameters = (ins
+    OptionalParameter<"std::optional<::mlir::helia::TensorKind>">:$type,
+    OptionalParameter<"::mlir::ArrayAttr">:$id,
+    "::mlir::helia::TensorAttributesAttr":$attributes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True if the rule restricts the kind (`type` present and not `any`).
+    bool givesType() const;
+    /// True if the rule restricts the identity (`id` present).
+    bool givesId() const;
+  }];
+}
+
+def Helia_PlacementAttr : Helia_Attr<"Placement", "placement"> {
+  let summary = "The resolved placement of one tensor";
+  let description = [{
+    Written by `helia-resolve-residency`: the tensor's stable id (program
+    order), its name if it has one, its kind, and the merged attributes.
+    Fields that no rule set stay absent: the planner chooses them.
+
+    ```mlir
+    #helia.placement<id = 3, name = "conv1/w", kind = constant,
+                     memory = "mram", constant_destination_memory = "dtcm",
+                     residency = pin>
+    ```
+  }];
+  let parameters = (ins
+    "uint64_t":$id,
+    OptionalParameter<"::mlir::StringAttr">:$name,
+    "::mlir::helia::TensorKind":$kind,
+    OptionalParameter<"::mlir::StringAttr">:$memory,
+    OptionalParameter<"::mlir::StringAttr">:$constant_destination_memory,
+    OptionalParameter<"std::optional<::mlir::helia::Residency>">:$residency
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Helia_BindingAttr : Helia_Attr<"Binding", "binding"> {
+  let summary = "TensorBinding: where the planner put a tensor";
+  let description = [{
+    The planner's decision for one tensor: the arena (a `helia.arena`
+    symbol), its role, memory and source memory (equal to `memory` except
+    for staged constants), and the byte offset in the arena. A streamed
+    constant also names its slot in the stream pool (`stream_arena`,
+    `stream_offset`).
+
+    ```mlir
+    #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm",
+                   source_memory = "dtcm", offset = 64>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::FlatSymbolRefAttr":$arena,
+    "::mlir::helia::ArenaRole":$role,
+    "::mlir::StringAttr":$memory,
+    "::mlir::StringAttr":$source_memory,
+    "uint64_t":$offset,
+    OptionalParameter<"::mlir::FlatSymbolRefAttr">:$stream_arena,
+    OptionalParameter<"std::optional<uint64_t>">:$stream_offset
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True for a constant whose runtime copy lives in another memory than
+    /// its source bytes.
+    bool isStaged() const { return getMemory() != getSourceMemory(); }
+  }];
+}
+
+#endif // HELIA_DIALECT_HELIA_IR_HELIAATTRS_TD

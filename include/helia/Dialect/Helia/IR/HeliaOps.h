@@ -1,0 +1,16 @@
+//===- HeliaOps.h - helia operations ----------------------------*- C++ -*-===//
+
+#ifndef HELIA_DIALECT_HELIA_IR_HELIAOPS_H
+#define HELIA_DIALECT_HELIA_IR_HELIAOPS_H
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "helia/Dialect/Helia/IR/HeliaOps.h.inc"
+
+#endif // HELIA_DIALECT_HELIA_IR_HELIAOPS_H

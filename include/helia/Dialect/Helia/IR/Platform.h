@@ -1,0 +1,40 @@
+//===- Platform.h - built-in platforms and module lookup -------*- C++ -*-===//
+//
+// The built-in platform presets (sizes from Ambiq's published memory maps)
+// and the lookup of a module's platform and rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_DIALECT_HELIA_IR_PLATFORM_H
+#define HELIA_DIALECT_HELIA_IR_PLATFORM_H
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::helia {
+
+/// Name of the platform used when neither an option nor the module names
+/// one.
+inline constexpr llvm::StringLiteral kDefaultPlatformName = "apollo510_evb";
+
+/// Names of the built-in presets, in a stable order.
+ArrayRef<StringRef> getPlatformPresetNames();
+
+/// Returns the preset named `name`, or null if there is none.
+PlatformAttr getPlatformPreset(MLIRContext *ctx, StringRef name);
+
+/// Returns the platform of `module`: the preset named `presetOverride` when it
+/// is not empty, else the module's `helia.platform` attribute (a preset name
+/// or a `#helia.platform`), else the default preset. Emits a located error
+/// and fails on an unknown preset or a malformed attribute.
+FailureOr<PlatformAttr> lookupPlatform(ModuleOp module,
+                                       StringRef presetOverride = {});
+
+/// Returns the module's `helia.rules` in order (empty when absent). Emits a
+/// located error and fails when the attribute is not an array of rules.
+FailureOr<SmallVector<RuleAttr>> lookupRules(ModuleOp module);
+
+} // namespace mlir::helia
+
+#endif // HELIA_DIALECT_HELIA_IR_PLATFORM_H

@@ -1,0 +1,157 @@
+//===- Tensors.cpp - which values are planned tensors ---------------------===//
+
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+bool mlir::helia::isTensorValue(Value value) {
+  return isa<TensorType>(value.getType());
+}
+
+/// Appends the names in `loc` in order (a fused location may carry several).
+static void collectLocNames(Location loc, SmallVectorImpl<StringAttr> &names) {
+  if (auto nameLoc = dyn_cast<NameLoc>(loc)) {
+    names.push_back(nameLoc.getName());
+    return;
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      collectLocNames(inner, names);
+}
+
+StringAttr mlir::helia::getTensorName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto func = dyn_cast_or_null<FunctionOpInterface>(parent))
+      if (auto name = func.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), HeliaDialect::getNameAttrName()))
+        return name;
+    SmallVector<StringAttr> names;
+    collectLocNames(arg.getLoc(), names);
+    return names.empty() ? StringAttr() : names.front();
+  }
+  auto result = cast<OpResult>(value);
+  Operation *op = result.getOwner();
+  unsigned index = result.getResultNumber();
+  if (Attribute attr = op->getAttr(HeliaDialect::getNameAttrName())) {
+    if (auto name = dyn_cast<StringAttr>(attr))
+      return op->getNumResults() == 1 ? name : StringAttr();
+    if (auto list = dyn_cast<ArrayAttr>(attr);
+        list && index < list.size())
+      return dyn_cast<StringAttr>(list[index]);
+  }
+  SmallVector<StringAttr> names;
+  collectLocNames(op->getLoc(), names);
+  if (names.empty())
+    return {};
+  if (names.size() == op->getNumResults())
+    return names[index];
+  return op->getNumResults() == 1 ? names.front() : StringAttr();
+}
+
+TensorKind mlir::helia::getTensorKind(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast_or_null<FunctionOpInterface>(
+            arg.getOwner()->getParentOp())) {
+      unsigned i = arg.getArgNumber();
+      if (func.getArgAttr(i, HeliaDialect::getConstantAttrName()))
+        return TensorKind::Constant;
+      if (func.getArgAttr(i, HeliaDialect::getPersistentAttrName()) ||
+          func.getArgAttr(i, kTflmPersistentAttrName))
+        return TensorKind::Persistent;
+    }
+    return TensorKind::Scratch;
+  }
+  Operation *op = value.getDefiningOp();
+  if (op->hasAttr(HeliaDialect::getConstantAttrName()) ||
+      op->hasTrait<OpTrait::ConstantLike>())
+    return TensorKind::Constant;
+  if (op->hasAttr(HeliaDialect::getPersistentAttrName()) ||
+      op->hasAttr(kTflmPersistentAttrName))
+    return TensorKind::Persistent;
+  return TensorKind::Scratch;
+}
+
+std::optional<uint64_t> mlir::helia::getTensorByteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  Type element = shaped.getElementType();
+  uint64_t elementBytes;
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    Type inner = complex.getElementType();
+    if (!inner.isIntOrFloat())
+      return std::nullopt;
+    elementBytes = 2 * llvm::divideCeil(inner.getIntOrFloatBitWidth(), 8);
+  } else if (element.isIntOrFloat()) {
+    elementBytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  } else if (element.isIndex()) {
+    elementBytes = 8;
+  } else {
+    return std::nullopt;
+  }
+  uint64_t bytes = elementBytes;
+  for (int64_t dim : shaped.getShape()) {
+    if (dim < 0)
+      return std::nullopt;
+    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() /
+                                static_cast<uint64_t>(dim))
+      return std::nullopt;
+    bytes *= static_cast<uint64_t>(dim);
+  }
+  return bytes;
+}
+
+/// Checks that a tensor can be planned: ranked, static, sized.
+static LogicalResult checkPlannable(Value value, Location loc,
+                                    StringRef what) {
+  auto type = cast<TensorType>(value.getType());
+  if (!type.hasRank())
+    return emitError(loc) << what << " has unranked type " << type
+                          << "; helia plans only ranked, statically shaped "
+                             "tensors";
+  if (!type.hasStaticShape())
+    return emitError(loc) << what << " has dynamic shape " << type
+                          << "; helia plans only statically shaped tensors "
+                             "(give every dimension a size)";
+  if (!getTensorByteSize(type))
+    return emitError(loc) << what << " of type " << type
+                          << " has no byte size (element type without a bit "
+                             "width, or more than 2^64 bytes)";
+  return success();
+}
+
+FailureOr<SmallVector<TensorInfo>>
+mlir::helia::collectTensors(FunctionOpInterface func) {
+  SmallVector<TensorInfo> tensors;
+  if (func.isExternal())
+    return tensors;
+  Region &body = func.getFunctionBody();
+  uint64_t nextId = 0;
+  bool ok = true;
+  auto add = [&](Value value, Location loc, const Twine &what) {
+    if (!isTensorValue(value))
+      return;
+    if (failed(checkPlannable(value, loc, what.str()))) {
+      ok = false;
+      return;
+    }
+    tensors.push_back({value, nextId++, getTensorName(value),
+                       getTensorKind(value)});
+  };
+  for (BlockArgument arg : body.front().getArguments())
+    add(arg, arg.getLoc(), "argument #" + Twine(arg.getArgNumber()));
+  for (Block &block : body)
+    for (Operation &op : block)
+      for (OpResult result : op.getResults())
+        add(result, op.getLoc(), "result #" + Twine(result.getResultNumber()));
+  if (!ok)
+    return failure();
+  return tensors;
+}

@@ -1,0 +1,363 @@
+//===- HeliaDialect.cpp - helia dialect and attributes --------------------===//
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/GlobPattern.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+#include "helia/Dialect/Helia/IR/HeliaOpsDialect.cpp.inc"
+
+#include "helia/Dialect/Helia/IR/HeliaEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "helia/Dialect/Helia/IR/HeliaAttrs.cpp.inc"
+
+void HeliaDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "helia/Dialect/Helia/IR/HeliaAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "helia/Dialect/Helia/IR/HeliaOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Attribute verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MemorySpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        StringAttr name) {
+  if (!name || name.getValue().empty())
+    return emitError() << "memory space needs a non-empty memory name";
+  return success();
+}
+
+LogicalResult
+MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringRef name, uint64_t size, bool readable,
+                       bool writable, bool executable, bool init,
+                       bool nonvolatile) {
+  if (name.empty())
+    return emitError() << "memory needs a non-empty name";
+  if (size == 0)
+    return emitError() << "memory '" << name
+                       << "' has size 0; give it a positive size in bytes";
+  return success();
+}
+
+LogicalResult
+PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     StringRef name, ArrayAttr memories, ArrayAttr preferred,
+                     uint64_t alignment) {
+  if (name.empty())
+    return emitError() << "platform needs a non-empty name";
+  if (!memories || memories.empty())
+    return emitError() << "platform '" << name << "' declares no memory";
+  if (!llvm::all_of(memories, llvm::IsaPred<MemoryDescAttr>))
+    return emitError() << "platform '" << name
+                       << "' memories must be #helia.memory_desc";
+  if (!preferred || !llvm::all_of(preferred, llvm::IsaPred<StringAttr>))
+    return emitError() << "platform '" << name
+                       << "' preferred order must be a list of memory names";
+  if (alignment == 0 || !llvm::isPowerOf2_64(alignment))
+    return emitError() << "platform '" << name << "' alignment " << alignment
+                       << " is not a positive power of two";
+  llvm::StringSet<> names;
+  for (auto memory : memories.getAsRange<MemoryDescAttr>()) {
+    if (!names.insert(memory.getName()).second)
+      return emitError() << "platform '" << name << "' declares memory '"
+                         << memory.getName() << "' twice";
+  }
+  llvm::StringSet<> seen;
+  for (auto pref : preferred.getAsRange<StringAttr>()) {
+    if (!names.contains(pref.getValue()))
+      return emitError() << "platform '" << name << "' prefers memory '"
+                         << pref.getValue() << "' which it does not declare";
+    if (!seen.insert(pref.getValue()).second)
+      return emitError() << "platform '" << name << "' lists memory '"
+                         << pref.getValue() << "' twice in its preferred order";
+  }
+  return success();
+}
+
+MemoryDescAttr PlatformAttr::lookupMemory(StringRef name) const {
+  for (MemoryDescAttr memory : getMemoryList())
+    if (memory.getName() == name)
+      return memory;
+  return {};
+}
+
+std::string PlatformAttr::getMemoryNamesForDiagnostic() const {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::interleaveComma(getMemoryList(), os,
+                        [&](MemoryDescAttr m) { os << m.getName(); });
+  return result;
+}
+
+/// Shared by rules, overrides and placements: a destination makes the
+/// residency `pin`, so pairing it with another residency is contradictory.
+static LogicalResult
+verifyDestinationResidency(function_ref<InFlightDiagnostic()> emitError,
+                           StringAttr destination,
+                           std::optional<Residency> residency) {
+  if (destination && residency && *residency != Residency::Pin)
+    return emitError() << "constant_destination_memory '"
+                       << destination.getValue() << "' implies residency pin "
+                       << "but residency is " << stringifyResidency(*residency)
+                       << "; drop one of the two";
+  return success();
+}
+
+static LogicalResult
+verifyMemoryName(function_ref<InFlightDiagnostic()> emitError, StringAttr name,
+                 StringRef field) {
+  if (name && name.getValue().empty())
+    return emitError() << field << " must be a non-empty memory name";
+  return success();
+}
+
+LogicalResult TensorAttributesAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringAttr memory,
+    StringAttr destination, std::optional<Residency> residency) {
+  if (failed(verifyMemoryName(emitError, memory, "memory")) ||
+      failed(verifyMemoryName(emitError, destination,
+                              "constant_destination_memory")))
+    return failure();
+  return verifyDestinationResidency(emitError, destination, residency);
+}
+
+LogicalResult RuleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               std::optional<TensorKind> type, ArrayAttr id,
+                               TensorAttributesAttr attributes) {
+  if (!attributes)
+    return emitError() << "rule needs attributes";
+  if (!id)
+    return success();
+  if (id.empty())
+    return emitError() << "rule id list is empty; omit id to match every "
+                          "tensor";
+  for (Attribute entry : id) {
+    auto str = dyn_cast<StringAttr>(entry);
+    if (!str || str.getValue().empty())
+      return emitError() << "rule id entries must be non-empty strings";
+    if (auto pattern = llvm::GlobPattern::create(str.getValue()); !pattern) {
+      std::string message = llvm::toString(pattern.takeError());
+      return emitError() << "rule id '" << str.getValue()
+                         << "' is not a valid glob: " << message;
+    }
+  }
+  return success();
+}
+
+bool RuleAttr::givesType() const {
+  return getType() && *getType() != TensorKind::Any;
+}
+
+bool RuleAttr::givesId() const { return static_cast<bool>(getId()); }
+
+LogicalResult
+PlacementAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      uint64_t id, StringAttr name, TensorKind kind,
+                      StringAttr memory, StringAttr destination,
+                      std::optional<Residency> residency) {
+  if (kind == TensorKind::Any)
+    return emitError() << "a placement needs a concrete kind, not any";
+  if (kind != TensorKind::Constant && (destination || residency))
+    return emitError() << "only constants take a residency or a "
+                          "constant_destination_memory";
+  if (residency == Residency::Pin && !destination)
+    return emitError() << "residency pin needs a constant_destination_memory";
+  if (failed(verifyMemoryName(emitError, memory, "memory")) ||
+      failed(verifyMemoryName(emitError, destination,
+                              "constant_destination_memory")))
+    return failure();
+  return verifyDestinationResidency(emitError, destination, residency);
+}
+
+LogicalResult BindingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  FlatSymbolRefAttr arena, ArenaRole role,
+                                  StringAttr memory, StringAttr sourceMemory,
+                                  uint64_t offset,
+                                  FlatSymbolRefAttr streamArena,
+                                  std::optional<uint64_t> streamOffset) {
+  if (!arena)
+    return emitError() << "binding needs an arena";
+  if (!memory || memory.getValue().empty() || !sourceMemory ||
+      sourceMemory.getValue().empty())
+    return emitError() << "binding needs memory and source_memory";
+  if (role != ArenaRole::Constant && memory != sourceMemory)
+    return emitError() << "only constant bindings may have a source_memory ("
+                       << sourceMemory.getValue() << ") other than their "
+                       << "memory (" << memory.getValue() << ")";
+  if (static_cast<bool>(streamArena) != streamOffset.has_value())
+    return emitError() << "stream_arena and stream_offset go together";
+  if (streamArena && role != ArenaRole::Constant)
+    return emitError() << "only constants are streamed";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes on ops and arguments
+//===----------------------------------------------------------------------===//
+
+/// Checks a binding against its arena: the arena exists, the tensor lies
+/// inside it, and the offset honours the arena's alignment.
+static LogicalResult verifyBindingAgainstArena(Operation *anchor,
+                                               BindingAttr binding, Type type) {
+  auto arena = SymbolTable::lookupNearestSymbolFrom<ArenaOp>(
+      anchor, binding.getArena());
+  if (!arena)
+    return anchor->emitOpError("binding names arena ")
+           << binding.getArena() << " which is not a helia.arena";
+  uint64_t align = arena.getAlignment();
+  if (align > 0 && binding.getOffset() % align != 0)
+    return anchor->emitOpError("binding offset ")
+           << binding.getOffset() << " in arena " << binding.getArena()
+           << " is not a multiple of its alignment " << align;
+  if (arena.getRole() != binding.getRole() ||
+      arena.getMemory() != binding.getMemory().getValue() ||
+      arena.getSourceMemoryOrMemory() != binding.getSourceMemory().getValue())
+    return anchor->emitOpError("binding role and memories disagree with arena ")
+           << binding.getArena();
+  if (auto shaped = dyn_cast<ShapedType>(type);
+      shaped && shaped.hasStaticShape() &&
+      shaped.getElementType().isIntOrIndexOrFloat()) {
+    uint64_t bits = shaped.getElementTypeBitWidth();
+    uint64_t bytes = shaped.getNumElements() * ((bits + 7) / 8);
+    if (binding.getOffset() + bytes > static_cast<uint64_t>(arena.getSize()))
+      return anchor->emitOpError("tensor of ")
+             << bytes << " bytes at offset " << binding.getOffset()
+             << " overruns arena " << binding.getArena() << " of "
+             << arena.getSize() << " bytes";
+  }
+  return success();
+}
+
+LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  if (name == getPlatformAttrName()) {
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError("'") << name << "' belongs on a builtin.module";
+    if (isa<PlatformAttr>(value))
+      return success();
+    if (auto preset = dyn_cast<StringAttr>(value)) {
+      if (getPlatformPreset(op->getContext(), preset.getValue()))
+        return success();
+      std::string names;
+      llvm::raw_string_ostream os(names);
+      llvm::interleaveComma(getPlatformPresetNames(), os);
+      return op->emitOpError("unknown platform preset '")
+             << preset.getValue() << "'; known presets: " << names;
+    }
+    return op->emitOpError("'")
+           << name << "' must be a preset name or a #helia.platform";
+  }
+  if (name == getRulesAttrName()) {
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError("'") << name << "' belongs on a builtin.module";
+    auto rules = dyn_cast<ArrayAttr>(value);
+    if (!rules || !llvm::all_of(rules, llvm::IsaPred<RuleAttr>))
+      return op->emitOpError("'") << name << "' must be an array of #helia.rule";
+    return success();
+  }
+  if (name == getAttributesAttrName()) {
+    if (!isa<TensorAttributesAttr>(value))
+      return op->emitOpError("'") << name << "' must be a #helia.attributes";
+    return success();
+  }
+  if (name == getNameAttrName()) {
+    auto str = dyn_cast<StringAttr>(value);
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (str || (list && list.size() == op->getNumResults() &&
+                llvm::all_of(list, llvm::IsaPred<StringAttr>)))
+      return success();
+    return op->emitOpError("'")
+           << name << "' must be a string or one string per result";
+  }
+  if (name == getConstantAttrName() || name == getPersistentAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return op->emitOpError("'") << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == getPlacementAttrName()) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (!list || list.size() != op->getNumResults() ||
+        !llvm::all_of(list, llvm::IsaPred<PlacementAttr, UnitAttr>))
+      return op->emitOpError("'") << name
+                                  << "' must hold one #helia.placement (or "
+                                     "unit) per result";
+    return success();
+  }
+  if (name == getBindingAttrName()) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (!list || list.size() != op->getNumResults() ||
+        !llvm::all_of(list, llvm::IsaPred<BindingAttr, UnitAttr>))
+      return op->emitOpError("'") << name
+                                  << "' must hold one #helia.binding (or "
+                                     "unit) per result";
+    for (auto [binding, result] : llvm::zip(list, op->getResults()))
+      if (auto b = dyn_cast<BindingAttr>(binding))
+        if (failed(verifyBindingAgainstArena(op, b, result.getType())))
+          return failure();
+    return success();
+  }
+  return op->emitOpError("unknown helia attribute '") << name << "'";
+}
+
+LogicalResult HeliaDialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned argIndex,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  if (name == getNameAttrName()) {
+    if (!isa<StringAttr>(value))
+      return op->emitOpError("argument attribute '") << name
+                                                     << "' must be a string";
+    return success();
+  }
+  if (name == getConstantAttrName() || name == getPersistentAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return op->emitOpError("argument attribute '")
+             << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == getAttributesAttrName()) {
+    if (!isa<TensorAttributesAttr>(value))
+      return op->emitOpError("argument attribute '")
+             << name << "' must be a #helia.attributes";
+    return success();
+  }
+  if (name == getPlacementAttrName()) {
+    if (!isa<PlacementAttr>(value))
+      return op->emitOpError("argument attribute '")
+             << name << "' must be a #helia.placement";
+    return success();
+  }
+  if (name == getBindingAttrName()) {
+    auto binding = dyn_cast<BindingAttr>(value);
+    if (!binding)
+      return op->emitOpError("argument attribute '")
+             << name << "' must be a #helia.binding";
+    Region &region = op->getRegion(regionIndex);
+    Type type = region.empty() ? Type()
+                               : region.front().getArgument(argIndex).getType();
+    return verifyBindingAgainstArena(op, binding, type);
+  }
+  return op->emitOpError("unknown helia argument attribute '") << name << "'";
+}

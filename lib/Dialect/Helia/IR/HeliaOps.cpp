@@ -1,0 +1,67 @@
+//===- HeliaOps.cpp - helia operations ------------------------------------===//
+
+#include "helia/Dialect/Helia/IR/HeliaOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+//===----------------------------------------------------------------------===//
+// ArenaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArenaOp::verify() {
+  if (getSize() <= 0)
+    return emitOpError("size must be positive, got ") << getSize();
+  if (getAlignment() <= 0 || !llvm::isPowerOf2_64(getAlignment()))
+    return emitOpError("alignment must be a positive power of two, got ")
+           << getAlignment();
+  if (getMemory().empty())
+    return emitOpError("needs a non-empty memory");
+  if (getRole() != ArenaRole::Constant && isStaged())
+    return emitOpError("only constant arenas may have a source_memory ('")
+           << *getSourceMemory() << "') other than their memory ('"
+           << getMemory() << "')";
+  if (getStream() && getRole() != ArenaRole::Scratch)
+    return emitOpError("a stream pool must have role scratch");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// HydrateOp / StreamOp
+//===----------------------------------------------------------------------===//
+
+/// Byte size of a statically shaped memref, or nullopt for element types
+/// without a bit width.
+static std::optional<uint64_t> getByteSize(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat() || element.isIndex())
+    return std::nullopt;
+  return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+static LogicalResult verifyCopy(Operation *op, Value source, Value target) {
+  auto sourceType = cast<MemRefType>(source.getType());
+  auto targetType = cast<MemRefType>(target.getType());
+  std::optional<uint64_t> sourceBytes = getByteSize(sourceType);
+  std::optional<uint64_t> targetBytes = getByteSize(targetType);
+  if (!sourceBytes || !targetBytes)
+    return op->emitOpError("copies only memrefs of integer or float elements");
+  if (*sourceBytes != *targetBytes)
+    return op->emitOpError("source holds ")
+           << *sourceBytes << " bytes but target holds " << *targetBytes;
+  return success();
+}
+
+LogicalResult HydrateOp::verify() {
+  return verifyCopy(*this, getSource(), getTarget());
+}
+
+LogicalResult StreamOp::verify() {
+  return verifyCopy(*this, getSource(), getTarget());
+}
+
+#define GET_OP_CLASSES
+#include "helia/Dialect/Helia/IR/HeliaOps.cpp.inc"

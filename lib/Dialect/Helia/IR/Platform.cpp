@@ -1,0 +1,142 @@
+//===- Platform.cpp - built-in platforms and module lookup ----------------===//
+
+#include "helia/Dialect/Helia/IR/Platform.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+constexpr uint64_t KiB = 1024;
+constexpr uint64_t MiB = 1024 * KiB;
+
+/// One memory of a preset. Flags follow the chips' data sheets: TCM and SRAM
+/// are read-write and loaded with initialised data at boot; MRAM (or NOR
+/// flash) is non-volatile and read-only at run time; PSRAM is read-write but
+/// empty at boot.
+struct PresetMemory {
+  const char *name;
+  uint64_t size;
+  bool writable, executable, init, nonvolatile;
+};
+
+struct Preset {
+  const char *name;
+  std::vector<PresetMemory> memories;
+  std::vector<const char *> preferred;
+  uint64_t alignment;
+};
+
+PresetMemory itcm(uint64_t size) { return {"itcm", size, true, true, true, false}; }
+PresetMemory dtcm(uint64_t size) { return {"dtcm", size, true, false, true, false}; }
+PresetMemory sram(uint64_t size) { return {"sram", size, true, false, true, false}; }
+PresetMemory mram(uint64_t size) { return {"mram", size, false, true, true, true}; }
+PresetMemory psram(uint64_t size) { return {"psram", size, true, false, false, false}; }
+} // namespace
+
+const Preset kPresets[] = {
+    {"apollo510_evb",
+     {itcm(256 * KiB), dtcm(512 * KiB), sram(3 * MiB), mram(4 * MiB),
+      psram(64 * MiB)},
+     {"dtcm", "sram"},
+     16},
+    // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB.
+    {"apollo4p_evb",
+     {dtcm(384 * KiB), sram(1 * MiB), mram(2000 * KiB), psram(8 * MiB)},
+     {"dtcm", "sram"},
+     16},
+    {"apollo4l_evb",
+     {dtcm(384 * KiB), sram(1 * MiB), mram(2000 * KiB), psram(8 * MiB)},
+     {"dtcm", "sram"},
+     16},
+    // Apollo3 Plus: a 64 KiB TCM; its 2000 KiB NOR flash plays MRAM's role.
+    {"apollo3p_evb",
+     {dtcm(64 * KiB), sram(700 * KiB), mram(2000 * KiB)},
+     {"dtcm", "sram"},
+     16},
+};
+
+ArrayRef<StringRef> mlir::helia::getPlatformPresetNames() {
+  static const SmallVector<StringRef> names = [] {
+    SmallVector<StringRef> result;
+    for (const Preset &preset : kPresets)
+      result.push_back(preset.name);
+    return result;
+  }();
+  return names;
+}
+
+PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
+  const Preset *preset = llvm::find_if(
+      kPresets, [&](const Preset &p) { return name == p.name; });
+  if (preset == std::end(kPresets))
+    return {};
+  SmallVector<Attribute> memories;
+  for (const PresetMemory &m : preset->memories)
+    memories.push_back(MemoryDescAttr::get(ctx, m.name, m.size,
+                                           /*readable=*/true, m.writable,
+                                           m.executable, m.init,
+                                           m.nonvolatile));
+  SmallVector<Attribute> preferred;
+  for (const char *p : preset->preferred)
+    preferred.push_back(StringAttr::get(ctx, p));
+  return PlatformAttr::get(ctx, preset->name, ArrayAttr::get(ctx, memories),
+                           ArrayAttr::get(ctx, preferred),
+                           preset->alignment);
+}
+
+FailureOr<PlatformAttr> mlir::helia::lookupPlatform(ModuleOp module,
+                                                    StringRef presetOverride) {
+  MLIRContext *ctx = module.getContext();
+  auto unknown = [&](StringRef name) {
+    std::string names;
+    llvm::raw_string_ostream os(names);
+    llvm::interleaveComma(getPlatformPresetNames(), os);
+    return module.emitError("unknown platform preset '")
+           << name << "'; known presets: " << names;
+  };
+  if (!presetOverride.empty()) {
+    if (PlatformAttr preset = getPlatformPreset(ctx, presetOverride))
+      return preset;
+    return unknown(presetOverride), failure();
+  }
+  Attribute attr = module->getAttr(HeliaDialect::getPlatformAttrName());
+  if (!attr)
+    return getPlatformPreset(ctx, kDefaultPlatformName);
+  if (auto platform = dyn_cast<PlatformAttr>(attr))
+    return platform;
+  if (auto name = dyn_cast<StringAttr>(attr)) {
+    if (PlatformAttr preset = getPlatformPreset(ctx, name.getValue()))
+      return preset;
+    return unknown(name.getValue()), failure();
+  }
+  module.emitError("'") << HeliaDialect::getPlatformAttrName()
+                        << "' must be a preset name or a #helia.platform";
+  return failure();
+}
+
+FailureOr<SmallVector<RuleAttr>> mlir::helia::lookupRules(ModuleOp module) {
+  SmallVector<RuleAttr> rules;
+  Attribute attr = module->getAttr(HeliaDialect::getRulesAttrName());
+  if (!attr)
+    return rules;
+  auto list = dyn_cast<ArrayAttr>(attr);
+  if (!list) {
+    module.emitError("'") << HeliaDialect::getRulesAttrName()
+                          << "' must be an array of #helia.rule";
+    return failure();
+  }
+  for (Attribute entry : list) {
+    auto rule = dyn_cast<RuleAttr>(entry);
+    if (!rule) {
+      module.emitError("'") << HeliaDialect::getRulesAttrName()
+                            << "' entry " << entry
+                            << " is not a #helia.rule";
+      return failure();
+    }
+    rules.push_back(rule);
+  }
+  return rules;
+}

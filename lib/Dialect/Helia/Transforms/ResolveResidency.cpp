@@ -1,0 +1,429 @@
+//===- ResolveResidency.cpp - apply placement rules to every tensor -------===//
+//
+// Gives every tensor its kind and its resolved TensorAttributes, with
+// heliaAOT's rule precedence: a rule ranks by the pair (gives a type, gives
+// an id), type compared first; ties go to the later rule; fields merge one by
+// one; an op's `helia.attributes` beats every rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+#include "helia/Dialect/Helia/Transforms/RulesFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/GlobPattern.h"
+
+namespace mlir::helia {
+#define GEN_PASS_DEF_HELIARESOLVERESIDENCY
+#include "helia/Dialect/Helia/Transforms/Passes.h.inc"
+} // namespace mlir::helia
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+
+enum Field : unsigned { MemoryField, DestinationField, ResidencyField };
+constexpr unsigned kNumFields = 3;
+constexpr const char *kFieldNames[kNumFields] = {
+    "memory", "constant_destination_memory", "residency"};
+
+/// Where a resolved field came from.
+constexpr int kUnset = -1;
+constexpr int kOverride = -2;
+
+/// A rule with its globs compiled and its precedence computed.
+struct CompiledRule {
+  RuleAttr rule;
+  unsigned index;
+  /// 3: type and id, 2: type only, 1: id only, 0: neither.
+  unsigned rank;
+  SmallVector<llvm::GlobPattern> ids;
+  bool matchedAny = false;
+
+  bool matches(TensorKind kind, StringAttr name) const {
+    if (rule.givesType() && *rule.getType() != kind)
+      return false;
+    if (!rule.givesId())
+      return true;
+    if (!name)
+      return false;
+    return llvm::any_of(
+        ids, [&](const llvm::GlobPattern &p) { return p.match(name); });
+  }
+
+  /// True if the rule sets `field`; a destination also sets the residency
+  /// (to pin) at the rule's precedence.
+  bool sets(Field field) const {
+    TensorAttributesAttr attrs = rule.getAttributes();
+    switch (field) {
+    case MemoryField:
+      return static_cast<bool>(attrs.getMemory());
+    case DestinationField:
+      return static_cast<bool>(attrs.getConstantDestinationMemory());
+    case ResidencyField:
+      return attrs.getResidency() ||
+             static_cast<bool>(attrs.getConstantDestinationMemory());
+    }
+    llvm_unreachable("unknown field");
+  }
+};
+
+/// The merged attributes of one tensor and where each field came from.
+struct Resolution {
+  StringAttr memory, destination;
+  std::optional<Residency> residency;
+  int source[kNumFields] = {kUnset, kUnset, kUnset};
+  /// True when a winning residency of direct or stream dropped a
+  /// destination set by a lower-precedence rule.
+  bool droppedDestination = false;
+};
+
+static std::string describeSource(int source) {
+  if (source == kOverride)
+    return "the op's helia.attributes";
+  return "rule #" + std::to_string(source);
+}
+
+struct HeliaResolveResidency
+    : helia::impl::HeliaResolveResidencyBase<HeliaResolveResidency> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult checkMemories(TensorAttributesAttr attrs, Location loc,
+                              const Twine &who);
+  LogicalResult checkRule(const CompiledRule &rule, Location loc);
+  Resolution resolve(TensorKind kind, StringAttr name,
+                     TensorAttributesAttr override, Location loc);
+  LogicalResult checkTensor(const TensorInfo &tensor, const Resolution &res,
+                            Location loc);
+  Attribute placementFor(const TensorInfo &tensor, TensorAttributesAttr over,
+                         Location loc, bool &ok);
+
+  PlatformAttr platformAttr;
+  SmallVector<CompiledRule> rules;
+  /// (id-only rule, type-only rule) pairs already warned about.
+  llvm::DenseSet<std::pair<unsigned, unsigned>> warnedOutranked;
+};
+
+} // namespace
+
+/// Checks that the memories named in `attrs` exist and suit their field.
+LogicalResult HeliaResolveResidency::checkMemories(TensorAttributesAttr attrs,
+                                                   Location loc,
+                                                   const Twine &who) {
+  auto unknown = [&](StringAttr name, StringRef field) {
+    return emitError(loc) << who << " sets " << field << " to unknown memory '"
+                          << name.getValue() << "'; platform '"
+                          << platformAttr.getName()
+                          << "' has: " << platformAttr.getMemoryNamesForDiagnostic();
+  };
+  if (StringAttr memory = attrs.getMemory())
+    if (!platformAttr.lookupMemory(memory.getValue()))
+      return unknown(memory, "memory");
+  if (StringAttr dest = attrs.getConstantDestinationMemory()) {
+    MemoryDescAttr desc = platformAttr.lookupMemory(dest.getValue());
+    if (!desc)
+      return unknown(dest, "constant_destination_memory");
+    if (!desc.getWritable())
+      return emitError(loc) << who << " sets constant_destination_memory to '"
+                            << dest.getValue()
+                            << "', which is read-only at run time; a pinned "
+                               "constant is copied into a writable memory";
+  }
+  return success();
+}
+
+/// Checks what can be known about a rule before it meets any tensor.
+LogicalResult HeliaResolveResidency::checkRule(const CompiledRule &rule,
+                                               Location loc) {
+  std::string who = "rule #" + std::to_string(rule.index);
+  TensorAttributesAttr attrs = rule.rule.getAttributes();
+  if (failed(checkMemories(attrs, loc, who)))
+    return failure();
+  std::optional<TensorKind> type = rule.rule.getType();
+  bool nonConstant = rule.rule.givesType() && *type != TensorKind::Constant;
+  if (nonConstant && (attrs.getResidency() ||
+                      attrs.getConstantDestinationMemory()))
+    return emitError(loc) << who << " sets "
+                          << (attrs.getResidency() ? "residency"
+                                                   : "constant_destination_"
+                                                     "memory")
+                          << " on " << stringifyTensorKind(*type)
+                          << " tensors; only constants have a residency";
+  if (StringAttr memory = attrs.getMemory()) {
+    MemoryDescAttr desc = platformAttr.lookupMemory(memory.getValue());
+    if (nonConstant && !desc.getWritable())
+      return emitError(loc) << who << " places " << stringifyTensorKind(*type)
+                            << " tensors in '" << memory.getValue()
+                            << "', which is read-only at run time";
+    if (rule.rule.givesType() && *type == TensorKind::Constant &&
+        !desc.getInit())
+      return emitError(loc) << who << " places constants in '"
+                            << memory.getValue()
+                            << "', which holds no initialised data at boot; "
+                               "use a memory with init (e.g. mram), and "
+                               "constant_destination_memory to copy it there";
+  }
+  return success();
+}
+
+Resolution HeliaResolveResidency::resolve(TensorKind kind, StringAttr name,
+                                          TensorAttributesAttr override,
+                                          Location loc) {
+  Resolution res;
+  // winner[f]: the matching rule of highest (rank, index) that sets f.
+  const CompiledRule *winner[kNumFields] = {nullptr, nullptr, nullptr};
+  // Highest id-only rule per field, for the outranking warning.
+  const CompiledRule *idOnly[kNumFields] = {nullptr, nullptr, nullptr};
+  for (CompiledRule &rule : rules) {
+    if (!rule.matches(kind, name))
+      continue;
+    rule.matchedAny = true;
+    for (unsigned f = 0; f < kNumFields; ++f) {
+      if (!rule.sets(Field(f)))
+        continue;
+      const CompiledRule *&w = winner[f];
+      if (!w || rule.rank >= w->rank)
+        w = &rule;
+      if (rule.rank == 1)
+        idOnly[f] = &rule;
+    }
+  }
+  for (unsigned f = 0; f < kNumFields; ++f) {
+    const CompiledRule *w = winner[f];
+    if (!w)
+      continue;
+    res.source[f] = w->index;
+    TensorAttributesAttr attrs = w->rule.getAttributes();
+    switch (Field(f)) {
+    case MemoryField:
+      res.memory = attrs.getMemory();
+      break;
+    case DestinationField:
+      res.destination = attrs.getConstantDestinationMemory();
+      break;
+    case ResidencyField:
+      res.residency = attrs.getConstantDestinationMemory()
+                          ? Residency::Pin
+                          : *attrs.getResidency();
+      break;
+    }
+    // An id-only rule that a type-only rule outranks surprises users.
+    if (w->rank == 2 && idOnly[f] &&
+        warnedOutranked.insert({idOnly[f]->index, w->index}).second)
+      emitWarning(loc) << "rule #" << idOnly[f]->index << " (id only) sets "
+                       << kFieldNames[f] << " for tensor '"
+                       << (name ? name.getValue() : "") << "' but rule #"
+                       << w->index
+                       << " (type only) outranks it; add \"type\" to rule #"
+                       << idOnly[f]->index << " to make it win";
+  }
+  if (override) {
+    if (StringAttr memory = override.getMemory()) {
+      res.memory = memory;
+      res.source[MemoryField] = kOverride;
+    }
+    if (StringAttr dest = override.getConstantDestinationMemory()) {
+      res.destination = dest;
+      res.source[DestinationField] = kOverride;
+      res.residency = Residency::Pin;
+      res.source[ResidencyField] = kOverride;
+    }
+    if (std::optional<Residency> residency = override.getResidency()) {
+      res.residency = residency;
+      res.source[ResidencyField] = kOverride;
+    }
+  }
+  // The residency decides: direct or stream reads the constant from its
+  // source, so a destination from a lower-precedence rule does not apply.
+  if (res.destination && res.residency && *res.residency != Residency::Pin) {
+    res.destination = {};
+    res.source[DestinationField] = kUnset;
+    res.droppedDestination = true;
+  }
+  return res;
+}
+
+LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
+                                                 const Resolution &res,
+                                                 Location loc) {
+  std::string what = "tensor '" +
+                     (tensor.name ? tensor.name.getValue().str()
+                                  : ("#" + std::to_string(tensor.id))) +
+                     "'";
+  if (tensor.kind != TensorKind::Constant) {
+    for (Field f : {DestinationField, ResidencyField}) {
+      if (res.source[f] == kUnset)
+        continue;
+      return emitError(loc)
+             << describeSource(res.source[f]) << " sets " << kFieldNames[f]
+             << " on " << stringifyTensorKind(tensor.kind) << " " << what
+             << "; only constants have a residency (restrict the rule with "
+                "\"type\": \"constant\")";
+    }
+    if (res.memory) {
+      MemoryDescAttr desc = platformAttr.lookupMemory(res.memory.getValue());
+      if (!desc.getWritable())
+        return emitError(loc)
+               << describeSource(res.source[MemoryField]) << " places "
+               << stringifyTensorKind(tensor.kind) << " " << what << " in '"
+               << res.memory.getValue()
+               << "', which is read-only at run time; choose a writable "
+                  "memory";
+    }
+    return success();
+  }
+  if (res.memory) {
+    MemoryDescAttr desc = platformAttr.lookupMemory(res.memory.getValue());
+    if (!desc.getInit())
+      return emitError(loc)
+             << describeSource(res.source[MemoryField]) << " makes '"
+             << res.memory.getValue() << "' the source memory of constant "
+             << what
+             << ", but it holds no initialised data at boot; keep the bytes "
+                "in a memory with init (e.g. mram) and copy them with "
+                "constant_destination_memory";
+  }
+  if (res.residency == Residency::Pin && !res.destination)
+    return emitError(loc) << describeSource(res.source[ResidencyField])
+                          << " pins constant " << what
+                          << " but no rule gives it a "
+                             "constant_destination_memory; add one";
+  return success();
+}
+
+Attribute HeliaResolveResidency::placementFor(const TensorInfo &tensor,
+                                              TensorAttributesAttr override,
+                                              Location loc, bool &ok) {
+  Resolution res = resolve(tensor.kind, tensor.name, override, loc);
+  if (failed(checkTensor(tensor, res, loc))) {
+    ok = false;
+    return {};
+  }
+  if (explain) {
+    InFlightDiagnostic remark = emitRemark(loc);
+    remark << "tensor '" << (tensor.name ? tensor.name.getValue() : "")
+           << "' (#" << tensor.id << ", " << stringifyTensorKind(tensor.kind)
+           << "):";
+    for (unsigned f = 0; f < kNumFields; ++f) {
+      remark << (f ? "; " : " ") << kFieldNames[f];
+      if (res.source[f] == kUnset)
+        remark << " unset";
+      else
+        remark << " from " << describeSource(res.source[f]);
+    }
+    if (res.droppedDestination)
+      remark << " (constant_destination_memory dropped: residency is "
+             << stringifyResidency(*res.residency) << ")";
+  }
+  return PlacementAttr::get(&getContext(), tensor.id, tensor.name, tensor.kind,
+                            res.memory, res.destination, res.residency);
+}
+
+void HeliaResolveResidency::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  FailureOr<PlatformAttr> platformOr = lookupPlatform(module, platform);
+  if (failed(platformOr))
+    return signalPassFailure();
+  platformAttr = *platformOr;
+
+  FailureOr<SmallVector<RuleAttr>> ruleList =
+      rulesFile.empty() ? lookupRules(module)
+                        : readRulesFile(rulesFile, module.getLoc());
+  if (failed(ruleList))
+    return signalPassFailure();
+  rules.clear();
+  warnedOutranked.clear();
+  for (auto [index, rule] : llvm::enumerate(*ruleList)) {
+    CompiledRule compiled{rule, static_cast<unsigned>(index),
+                          2u * rule.givesType() + rule.givesId(), {}};
+    if (ArrayAttr ids = rule.getId())
+      for (Attribute id : ids)
+        compiled.ids.push_back(
+            cantFail(llvm::GlobPattern::create(cast<StringAttr>(id))));
+    if (failed(checkRule(compiled, module.getLoc())))
+      return signalPassFailure();
+    rules.push_back(std::move(compiled));
+  }
+
+  // The platform and rules that were applied become the module's, so that
+  // later passes and readers see them; a preset stays a name.
+  if (!platform.empty() ||
+      !module->hasAttr(HeliaDialect::getPlatformAttrName()))
+    module->setAttr(HeliaDialect::getPlatformAttrName(),
+                    StringAttr::get(ctx, platformAttr.getName()));
+  if (!rulesFile.empty()) {
+    SmallVector<Attribute> ruleAttrs(ruleList->begin(), ruleList->end());
+    module->setAttr(HeliaDialect::getRulesAttrName(),
+                    ArrayAttr::get(ctx, ruleAttrs));
+  }
+
+  bool ok = true;
+  StringAttr placementName =
+      StringAttr::get(ctx, HeliaDialect::getPlacementAttrName());
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
+    if (failed(tensors)) {
+      ok = false;
+      continue;
+    }
+    // Results of one op are gathered into one array attribute.
+    Operation *currentOp = nullptr;
+    SmallVector<Attribute> current;
+    auto flush = [&]() {
+      if (currentOp)
+        currentOp->setAttr(placementName, ArrayAttr::get(ctx, current));
+      currentOp = nullptr;
+      current.clear();
+    };
+    for (const TensorInfo &tensor : *tensors) {
+      if (auto arg = dyn_cast<BlockArgument>(tensor.value)) {
+        auto override = func.getArgAttrOfType<TensorAttributesAttr>(
+            arg.getArgNumber(), HeliaDialect::getAttributesAttrName());
+        if (override && failed(checkMemories(override, arg.getLoc(),
+                                             "helia.attributes"))) {
+          ok = false;
+          continue;
+        }
+        if (Attribute placement =
+                placementFor(tensor, override, arg.getLoc(), ok))
+          func.setArgAttr(arg.getArgNumber(), placementName, placement);
+        continue;
+      }
+      auto result = cast<OpResult>(tensor.value);
+      Operation *op = result.getOwner();
+      if (op != currentOp) {
+        flush();
+        currentOp = op;
+        current.assign(op->getNumResults(), UnitAttr::get(ctx));
+      }
+      auto override = op->getAttrOfType<TensorAttributesAttr>(
+          HeliaDialect::getAttributesAttrName());
+      if (override && failed(checkMemories(override, op->getLoc(),
+                                           "helia.attributes"))) {
+        ok = false;
+        continue;
+      }
+      if (Attribute placement = placementFor(tensor, override, op->getLoc(), ok))
+        current[result.getResultNumber()] = placement;
+    }
+    flush();
+  }
+  if (!ok)
+    return signalPassFailure();
+
+  for (const CompiledRule &rule : rules)
+    if (!rule.matchedAny)
+      emitWarning(module.getLoc())
+          << "rule #" << rule.index << " " << rule.rule
+          << " matches no tensor";
+}

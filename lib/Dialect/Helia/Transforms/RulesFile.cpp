@@ -1,0 +1,180 @@
+//===- RulesFile.cpp - heliaAOT rules in JSON -----------------------------===//
+
+#include "helia/Dialect/Helia/Transforms/RulesFile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+/// Builds located errors that all start with the file, entry and field.
+struct RulesFileParser {
+  StringRef fileName;
+  Location loc;
+  MLIRContext *ctx;
+
+  InFlightDiagnostic error(size_t entry, StringRef field) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << "rules file '" << fileName << "': entry " << entry;
+    if (!field.empty())
+      diag << ", field '" << field << "'";
+    diag << ": ";
+    return diag;
+  }
+
+  /// Reads an optional memory name; null JSON means absent.
+  LogicalResult readMemory(const llvm::json::Object &attrs, StringRef field,
+                           size_t entry, StringAttr &out) {
+    const llvm::json::Value *value = attrs.get(field);
+    if (!value || value->getAsNull())
+      return success();
+    std::optional<StringRef> str = value->getAsString();
+    if (!str || str->empty())
+      return error(entry, field) << "expected a memory name (a non-empty "
+                                    "string) or null",
+             failure();
+    out = StringAttr::get(ctx, *str);
+    return success();
+  }
+
+  FailureOr<RuleAttr> parseRule(const llvm::json::Value &value, size_t entry) {
+    const llvm::json::Object *object = value.getAsObject();
+    if (!object)
+      return error(entry, "") << "expected an object with 'type', 'id' and "
+                                 "'attributes'",
+             failure();
+    for (const auto &kv : *object) {
+      StringRef key = kv.first;
+      if (key != "type" && key != "id" && key != "attributes")
+        return error(entry, key) << "unknown field; a rule has 'type', 'id' "
+                                    "and 'attributes'",
+               failure();
+    }
+
+    std::optional<TensorKind> type;
+    if (const llvm::json::Value *typeValue = object->get("type");
+        typeValue && !typeValue->getAsNull()) {
+      std::optional<StringRef> str = typeValue->getAsString();
+      if (str && *str == "*")
+        type = TensorKind::Any;
+      else if (str)
+        type = symbolizeTensorKind(*str);
+      if (!type || (str && *str == "any"))
+        return error(entry, "type") << "expected \"constant\", \"persistent\", "
+                                       "\"scratch\" or \"*\"",
+               failure();
+    }
+
+    ArrayAttr id;
+    if (const llvm::json::Value *idValue = object->get("id");
+        idValue && !idValue->getAsNull()) {
+      SmallVector<Attribute> names;
+      if (std::optional<StringRef> str = idValue->getAsString()) {
+        names.push_back(StringAttr::get(ctx, *str));
+      } else if (const llvm::json::Array *list = idValue->getAsArray()) {
+        for (const llvm::json::Value &name : *list) {
+          std::optional<StringRef> str = name.getAsString();
+          if (!str)
+            return error(entry, "id") << "expected a string or a list of "
+                                         "strings",
+                   failure();
+          names.push_back(StringAttr::get(ctx, *str));
+        }
+      } else {
+        return error(entry, "id") << "expected a string or a list of strings",
+               failure();
+      }
+      id = ArrayAttr::get(ctx, names);
+    }
+
+    StringAttr memory, destination;
+    std::optional<Residency> residency;
+    if (const llvm::json::Value *attrsValue = object->get("attributes");
+        attrsValue && !attrsValue->getAsNull()) {
+      const llvm::json::Object *attrs = attrsValue->getAsObject();
+      if (!attrs)
+        return error(entry, "attributes") << "expected an object", failure();
+      for (const auto &kv : *attrs) {
+        StringRef key = kv.first;
+        if (key != "memory" && key != "constant_destination_memory" &&
+            key != "residency")
+          return error(entry, ("attributes." + key).str())
+                     << "unknown field; attributes are 'memory', "
+                        "'constant_destination_memory' and 'residency'",
+                 failure();
+      }
+      if (failed(readMemory(*attrs, "memory", entry, memory)) ||
+          failed(readMemory(*attrs, "constant_destination_memory", entry,
+                            destination)))
+        return failure();
+      if (const llvm::json::Value *res = attrs->get("residency");
+          res && !res->getAsNull()) {
+        std::optional<StringRef> str = res->getAsString();
+        if (str)
+          residency = symbolizeResidency(*str);
+        if (!residency)
+          return error(entry, "attributes.residency")
+                     << "expected \"direct\", \"pin\" or \"stream\"",
+                 failure();
+      }
+    }
+
+    auto emit = [&]() { return error(entry, ""); };
+    TensorAttributesAttr attributes = TensorAttributesAttr::getChecked(
+        emit, ctx, memory, destination, residency);
+    if (!attributes)
+      return failure();
+    RuleAttr rule = RuleAttr::getChecked(emit, ctx, type, id, attributes);
+    if (!rule)
+      return failure();
+    return rule;
+  }
+};
+} // namespace
+
+FailureOr<SmallVector<RuleAttr>>
+mlir::helia::parseRulesJSON(StringRef text, StringRef fileName, Location loc) {
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  if (!json) {
+    std::string message = llvm::toString(json.takeError());
+    emitError(loc) << "rules file '" << fileName
+                   << "' is not valid JSON: " << message;
+    return failure();
+  }
+  const llvm::json::Array *list = json->getAsArray();
+  if (!list)
+    if (const llvm::json::Object *object = json->getAsObject())
+      if (const llvm::json::Value *rules = object->get("rules"))
+        list = rules->getAsArray();
+  if (!list) {
+    emitError(loc) << "rules file '" << fileName
+                   << "': expected a JSON array of rules (or an object with "
+                      "a \"rules\" array)";
+    return failure();
+  }
+  RulesFileParser parser{fileName, loc, loc->getContext()};
+  SmallVector<RuleAttr> rules;
+  for (auto [index, value] : llvm::enumerate(*list)) {
+    FailureOr<RuleAttr> rule = parser.parseRule(value, index);
+    if (failed(rule))
+      return failure();
+    rules.push_back(*rule);
+  }
+  return rules;
+}
+
+FailureOr<SmallVector<RuleAttr>> mlir::helia::readRulesFile(StringRef path,
+                                                            Location loc) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    emitError(loc) << "cannot read rules file '" << path
+                   << "': " << buffer.getError().message();
+    return failure();
+  }
+  return parseRulesJSON((*buffer)->getBuffer(), path, loc);
+}

@@ -1,0 +1,38 @@
+# -*- Python -*-
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "HELIA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.helia_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%helia_src", config.helia_src_root))
+config.substitutions.append(("%bench", config.bench_dir))
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Debian ships `not`, `count`, `FileCheck` and `split-file` in the LLVM tools
+# directory; put it on PATH so that RUN lines find them.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.helia_tools_dir, append_path=True)
+
+tool_dirs = [config.helia_tools_dir, config.llvm_tools_dir]
+tools = ["helia-opt", "helia-plan", "mlir-runner", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if os.path.isdir(config.bench_dir):
+    config.available_features.add("bench")

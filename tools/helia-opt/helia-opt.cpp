@@ -1,0 +1,29 @@
+//===- helia-opt.cpp - helia optimizer driver -----------------------------===//
+//
+// The helia dialect and passes plus every upstream dialect, extension and
+// pass, so that one tool takes a TOSA or linalg model through the helia
+// pipeline down to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/InitHelia.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::helia::registerHeliaPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::helia::registerHeliaDialect(registry);
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "helia memory planner driver\n", registry));
+}
