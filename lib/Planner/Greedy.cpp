@@ -1,0 +1,418 @@
+//===- Greedy.cpp - Greedy placement engines ------------------------------===//
+//
+// Part of the helia project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The greedy building blocks of the packer: the compact instance, orderings,
+// first-fit / best-fit placement over an interval index, and the skyline
+// (lowest-offset-first) greedy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <tuple>
+
+using namespace helia::planner;
+using namespace helia::planner::detail;
+
+Instance detail::buildInstance(llvm::ArrayRef<Buffer> buffers) {
+  Instance instance;
+  std::vector<int64_t> points;
+  points.reserve(buffers.size() * 2);
+  for (const Buffer &buffer : buffers) {
+    if (buffer.size == 0)
+      continue;
+    points.push_back(buffer.firstStep);
+    points.push_back(buffer.lastStep + 1);
+  }
+  llvm::sort(points);
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  instance.numSlots = points.empty() ? 0 : points.size() - 1;
+
+  auto slotOf = [&](int64_t step) -> uint32_t {
+    return std::lower_bound(points.begin(), points.end(), step) -
+           points.begin();
+  };
+  int64_t sizeGcd = 0;
+  int64_t granule = 0;
+  instance.items.reserve(buffers.size());
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
+    if (buffer.size == 0)
+      continue;
+    Item item;
+    item.size = buffer.size;
+    item.alignment = std::max<int64_t>(buffer.alignment, 1);
+    item.fixedOffset = buffer.fixedOffset ? *buffer.fixedOffset : kNoOffset;
+    item.length = buffer.lastStep - buffer.firstStep + 1;
+    item.lo = slotOf(buffer.firstStep);
+    item.hi = slotOf(buffer.lastStep + 1);
+    item.index = index;
+    instance.hasFixed |= buffer.fixedOffset.has_value();
+    sizeGcd = std::gcd(sizeGcd, item.size);
+    granule = std::gcd(granule, item.size);
+    if (item.alignment > 1)
+      granule = std::gcd(granule, item.alignment);
+    instance.items.push_back(item);
+  }
+  instance.granule = std::max<int64_t>(granule, 1);
+  for (const Item &item : instance.items)
+    if (sizeGcd % item.alignment != 0)
+      instance.alignmentFree = false;
+  return instance;
+}
+
+std::optional<Conflicts> detail::buildConflicts(const Instance &instance,
+                                                size_t maxEdges) {
+  const std::vector<Item> &items = instance.items;
+  std::vector<uint32_t> byStart(items.size());
+  std::iota(byStart.begin(), byStart.end(), 0);
+  llvm::sort(byStart, [&](uint32_t a, uint32_t b) {
+    return std::make_pair(items[a].lo, a) < std::make_pair(items[b].lo, b);
+  });
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<uint32_t> active;
+  for (uint32_t current : byStart) {
+    uint32_t lo = items[current].lo;
+    llvm::erase_if(active, [&](uint32_t a) { return items[a].hi <= lo; });
+    if (edges.size() + active.size() > maxEdges / 2)
+      return std::nullopt;
+    for (uint32_t a : active)
+      edges.push_back({a, current});
+    active.push_back(current);
+  }
+  Conflicts conflicts;
+  conflicts.begin.assign(items.size() + 1, 0);
+  for (auto [a, b] : edges) {
+    ++conflicts.begin[a + 1];
+    ++conflicts.begin[b + 1];
+  }
+  for (size_t i = 0; i < items.size(); ++i)
+    conflicts.begin[i + 1] += conflicts.begin[i];
+  conflicts.adjacent.resize(edges.size() * 2);
+  std::vector<uint32_t> fill(conflicts.begin.begin(),
+                             conflicts.begin.end() - 1);
+  for (auto [a, b] : edges) {
+    conflicts.adjacent[fill[a]++] = b;
+    conflicts.adjacent[fill[b]++] = a;
+  }
+  for (size_t i = 0; i < items.size(); ++i)
+    std::sort(conflicts.adjacent.begin() + conflicts.begin[i],
+              conflicts.adjacent.begin() + conflicts.begin[i + 1]);
+  return conflicts;
+}
+
+ItemKeys detail::computeKeys(const Instance &instance) {
+  const std::vector<Item> &items = instance.items;
+  ItemKeys keys;
+  // Live bytes per slot, then a max segment tree for range queries.
+  uint32_t width = 1;
+  while (width < std::max<uint32_t>(instance.numSlots, 1))
+    width <<= 1;
+  std::vector<int64_t> tree(2 * width, 0);
+  std::vector<int64_t> delta(instance.numSlots + 1, 0);
+  for (const Item &item : items) {
+    delta[item.lo] += item.size;
+    delta[item.hi] -= item.size;
+  }
+  int64_t running = 0;
+  for (uint32_t slot = 0; slot < instance.numSlots; ++slot) {
+    running += delta[slot];
+    tree[width + slot] = running;
+  }
+  for (uint32_t node = width - 1; node >= 1; --node)
+    tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+  keys.contention.resize(items.size());
+  for (auto [i, item] : llvm::enumerate(items)) {
+    int64_t best = 0;
+    for (uint32_t l = item.lo + width, r = item.hi + width; l < r;
+         l >>= 1, r >>= 1) {
+      if (l & 1)
+        best = std::max(best, tree[l++]);
+      if (r & 1)
+        best = std::max(best, tree[--r]);
+    }
+    keys.contention[i] = best;
+  }
+
+  // Conflict degree = #(starts before my end) - #(ends before my start) - 1.
+  std::vector<uint32_t> starts, ends;
+  starts.reserve(items.size());
+  ends.reserve(items.size());
+  for (const Item &item : items) {
+    starts.push_back(item.lo);
+    ends.push_back(item.hi);
+  }
+  llvm::sort(starts);
+  llvm::sort(ends);
+  keys.degree.resize(items.size());
+  for (auto [i, item] : llvm::enumerate(items)) {
+    size_t startedBefore =
+        std::lower_bound(starts.begin(), starts.end(), item.hi) -
+        starts.begin();
+    size_t endedBefore =
+        std::upper_bound(ends.begin(), ends.end(), item.lo) - ends.begin();
+    keys.degree[i] = startedBefore - endedBefore - 1;
+  }
+  return keys;
+}
+
+llvm::StringRef detail::getOrderKeyName(OrderKey key) {
+  switch (key) {
+  case OrderKey::Tflm:
+    return "tflm";
+  case OrderKey::Size:
+    return "size";
+  case OrderKey::Area:
+    return "area";
+  case OrderKey::Length:
+    return "length";
+  case OrderKey::Contention:
+    return "contention";
+  case OrderKey::Degree:
+    return "degree";
+  case OrderKey::Start:
+    return "start";
+  }
+  llvm_unreachable("unknown order key");
+}
+
+std::vector<uint32_t> detail::makeOrder(const Instance &instance, OrderKey key,
+                                        const ItemKeys &keys) {
+  const std::vector<Item> &items = instance.items;
+  std::vector<uint32_t> order;
+  order.reserve(items.size());
+  for (uint32_t i = 0, e = items.size(); i < e; ++i)
+    if (items[i].fixedOffset == kNoOffset)
+      order.push_back(i);
+  auto length = [&](uint32_t i) -> int64_t { return items[i].length; };
+  auto sortBy = [&](auto tupleOf) {
+    llvm::sort(order, [&](uint32_t a, uint32_t b) {
+      return std::make_tuple(tupleOf(a), a) < std::make_tuple(tupleOf(b), b);
+    });
+  };
+  // Keys are negated so that a lexicographic "less" means "larger first".
+  switch (key) {
+  case OrderKey::Tflm:
+    // TFLM appends online buffers to a list in reverse insertion order and
+    // bubble-sorts it by size, descending; the sort is stable.
+    llvm::sort(order, [&](uint32_t a, uint32_t b) {
+      if (items[a].size != items[b].size)
+        return items[a].size > items[b].size;
+      return a > b;
+    });
+    break;
+  case OrderKey::Size:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple(-items[i].size, -length(i), (int64_t)items[i].lo);
+    });
+    break;
+  case OrderKey::Area:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple(-items[i].size * length(i), -items[i].size);
+    });
+    break;
+  case OrderKey::Length:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple(-length(i), -items[i].size);
+    });
+    break;
+  case OrderKey::Contention:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple(-keys.contention[i], -items[i].size, -length(i));
+    });
+    break;
+  case OrderKey::Degree:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple(-(int64_t)keys.degree[i], -items[i].size);
+    });
+    break;
+  case OrderKey::Start:
+    sortBy([&](uint32_t i) {
+      return std::make_tuple((int64_t)items[i].lo, -items[i].size);
+    });
+    break;
+  }
+  return order;
+}
+
+namespace {
+
+/// A segment tree over slots that stores each inserted interval at the
+/// O(log T) nodes of its canonical cover. A query visits only subtrees that
+/// hold something, so its cost is proportional to what it returns.
+class IntervalIndex {
+public:
+  explicit IntervalIndex(uint32_t numSlots) {
+    while (width < std::max<uint32_t>(numSlots, 1))
+      width <<= 1;
+    head.assign(2 * width, -1);
+    nonEmpty.assign(2 * width, false);
+  }
+
+  void insert(uint32_t value, uint32_t lo, uint32_t hi) {
+    for (uint32_t l = lo + width, r = hi + width; l < r; l >>= 1, r >>= 1) {
+      if (l & 1)
+        addAt(l++, value);
+      if (r & 1)
+        addAt(--r, value);
+    }
+  }
+
+  /// Calls `fn` for every stored value whose interval intersects [lo, hi);
+  /// a value may be reported more than once.
+  template <typename Fn>
+  void forEachOverlapping(uint32_t lo, uint32_t hi, Fn &&fn) const {
+    visit(1, 0, width, lo, hi, fn);
+  }
+
+private:
+  void addAt(uint32_t node, uint32_t value) {
+    entries.push_back({value, head[node]});
+    head[node] = entries.size() - 1;
+    for (uint32_t n = node; n >= 1 && !nonEmpty[n]; n >>= 1)
+      nonEmpty[n] = true;
+  }
+
+  template <typename Fn>
+  void visit(uint32_t node, uint32_t nodeLo, uint32_t nodeHi, uint32_t lo,
+             uint32_t hi, Fn &fn) const {
+    if (!nonEmpty[node] || nodeHi <= lo || hi <= nodeLo)
+      return;
+    for (int32_t e = head[node]; e != -1; e = entries[e].next)
+      fn(entries[e].value);
+    if (node >= width)
+      return;
+    uint32_t mid = (nodeLo + nodeHi) / 2;
+    visit(2 * node, nodeLo, mid, lo, hi, fn);
+    visit(2 * node + 1, mid, nodeHi, lo, hi, fn);
+  }
+
+  struct Entry {
+    uint32_t value;
+    int32_t next;
+  };
+  uint32_t width = 1;
+  std::vector<int32_t> head;
+  std::vector<bool> nonEmpty;
+  std::vector<Entry> entries;
+};
+
+struct Span {
+  int64_t begin;
+  int64_t end;
+};
+
+/// The lowest aligned offset at which `size` bytes fit between `spans`
+/// (sorted by begin).
+int64_t firstFit(llvm::ArrayRef<Span> spans, int64_t size, int64_t alignment) {
+  int64_t candidate = 0;
+  for (const Span &span : spans) {
+    if (span.begin >= candidate + size)
+      break;
+    candidate = std::max(candidate, alignTo(span.end, alignment));
+  }
+  return candidate;
+}
+
+/// The aligned start of the smallest gap between `spans` that holds `size`
+/// bytes, or the top of the spans.
+int64_t bestFit(llvm::ArrayRef<Span> spans, int64_t size, int64_t alignment) {
+  int64_t top = 0;
+  int64_t bestOffset = -1;
+  int64_t bestGap = 0;
+  for (const Span &span : spans) {
+    int64_t start = alignTo(top, alignment);
+    if (span.begin >= start + size) {
+      int64_t gap = span.begin - top;
+      if (bestOffset < 0 || gap < bestGap) {
+        bestOffset = start;
+        bestGap = gap;
+      }
+    }
+    top = std::max(top, span.end);
+  }
+  return bestOffset >= 0 ? bestOffset : alignTo(top, alignment);
+}
+
+} // namespace
+
+int64_t detail::placeInOrder(const Instance &instance,
+                             llvm::ArrayRef<uint32_t> order, Fit fit,
+                             llvm::MutableArrayRef<int64_t> offsets) {
+  const std::vector<Item> &items = instance.items;
+  IntervalIndex index(instance.numSlots);
+  std::vector<uint32_t> seen(items.size(), 0);
+  uint32_t epoch = 0;
+  int64_t peak = 0;
+  for (auto [i, item] : llvm::enumerate(items)) {
+    if (item.fixedOffset == kNoOffset)
+      continue;
+    offsets[i] = item.fixedOffset;
+    index.insert(i, item.lo, item.hi);
+    peak = std::max(peak, item.fixedOffset + item.size);
+  }
+  llvm::SmallVector<Span, 64> spans;
+  for (uint32_t i : order) {
+    const Item &item = items[i];
+    spans.clear();
+    ++epoch;
+    index.forEachOverlapping(item.lo, item.hi, [&](uint32_t other) {
+      if (seen[other] == epoch)
+        return;
+      seen[other] = epoch;
+      spans.push_back({offsets[other], offsets[other] + items[other].size});
+    });
+    llvm::sort(spans, [](const Span &a, const Span &b) {
+      return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+    });
+    int64_t offset = fit == Fit::First
+                         ? firstFit(spans, item.size, item.alignment)
+                         : bestFit(spans, item.size, item.alignment);
+    offsets[i] = offset;
+    index.insert(i, item.lo, item.hi);
+    peak = std::max(peak, offset + item.size);
+  }
+  return peak;
+}
+
+int64_t detail::placeLowestFirst(const Instance &instance,
+                                 const Conflicts &conflicts,
+                                 llvm::ArrayRef<uint32_t> rank,
+                                 llvm::MutableArrayRef<int64_t> offsets) {
+  const std::vector<Item> &items = instance.items;
+  using Entry = std::tuple<int64_t, uint32_t, uint32_t>; // offset, rank, item
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  std::vector<int64_t> minOffset(items.size(), 0);
+  std::vector<bool> placed(items.size(), false);
+  for (uint32_t i = 0, e = items.size(); i < e; ++i)
+    queue.push({0, rank[i], i});
+  int64_t peak = 0;
+  while (!queue.empty()) {
+    auto [offset, itemRank, i] = queue.top();
+    queue.pop();
+    if (placed[i] || offset != minOffset[i])
+      continue;
+    placed[i] = true;
+    offsets[i] = offset;
+    int64_t end = offset + items[i].size;
+    peak = std::max(peak, end);
+    for (uint32_t other : conflicts.of(i)) {
+      if (placed[other])
+        continue;
+      int64_t bound = alignTo(end, items[other].alignment);
+      if (bound > minOffset[other]) {
+        minOffset[other] = bound;
+        queue.push({bound, rank[other], other});
+      }
+    }
+  }
+  return peak;
+}

@@ -1,0 +1,200 @@
+//===- ProblemIO.cpp - Packing problems as CSV files ----------------------===//
+//
+// Part of the helia project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Planner/ProblemIO.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace helia::planner;
+
+llvm::StringRef helia::planner::stringifyCsvFormat(CsvFormat format) {
+  switch (format) {
+  case CsvFormat::MiniMalloc:
+    return "minimalloc";
+  case CsvFormat::IdeallocIree:
+    return "idealloc-iree";
+  }
+  llvm_unreachable("unknown CSV format");
+}
+
+std::optional<CsvFormat>
+helia::planner::symbolizeCsvFormat(llvm::StringRef name) {
+  for (CsvFormat format : {CsvFormat::MiniMalloc, CsvFormat::IdeallocIree})
+    if (stringifyCsvFormat(format) == name)
+      return format;
+  return std::nullopt;
+}
+
+static llvm::SmallVector<llvm::StringRef> splitFields(llvm::StringRef line) {
+  llvm::SmallVector<llvm::StringRef> fields;
+  line.split(fields, ',');
+  for (llvm::StringRef &field : fields)
+    field = field.trim();
+  return fields;
+}
+
+llvm::Expected<CsvProblem>
+helia::planner::parseProblemCsv(llvm::StringRef text, llvm::StringRef fileName,
+                                CsvFormat format) {
+  CsvProblem result;
+  unsigned lineNo = 0;
+  auto error = [&](unsigned line, const llvm::Twine &message) {
+    return llvm::createStringError(
+        llvm::formatv("{0}:{1}: ", fileName, line).str() + message.str());
+  };
+
+  // Header.
+  llvm::StringRef rest = text;
+  llvm::StringRef headerLine;
+  while (!rest.empty() && headerLine.empty()) {
+    std::tie(headerLine, rest) = rest.split('\n');
+    headerLine = headerLine.trim();
+    ++lineNo;
+  }
+  if (headerLine.empty())
+    return error(lineNo ? lineNo : 1, "empty file: expected a header row");
+  unsigned headerLineNo = lineNo;
+  llvm::StringMap<size_t> columnOf;
+  for (auto [index, name] : llvm::enumerate(splitFields(headerLine))) {
+    std::string lower = name.lower();
+    result.header.push_back(name.str());
+    if (!columnOf.try_emplace(lower, index).second)
+      return error(headerLineNo, "duplicate column '" + name + "'");
+  }
+  auto findColumn = [&](std::initializer_list<llvm::StringRef> names)
+      -> std::optional<std::pair<size_t, llvm::StringRef>> {
+    for (llvm::StringRef name : names) {
+      auto it = columnOf.find(name);
+      if (it != columnOf.end())
+        return std::make_pair(it->second, name);
+    }
+    return std::nullopt;
+  };
+  auto idColumn = findColumn({"id", "buffer", "buffer_id"});
+  auto lowerColumn = findColumn({"lower", "begin", "start"});
+  auto upperColumn = findColumn({"upper", "end"});
+  auto sizeColumn = findColumn({"size"});
+  auto alignmentColumn = findColumn({"alignment"});
+  auto offsetColumn = findColumn({"offset"});
+  struct Required {
+    const std::optional<std::pair<size_t, llvm::StringRef>> &column;
+    llvm::StringRef what;
+  };
+  for (const Required &required :
+       {Required{idColumn, "'id' (or 'buffer', 'buffer_id')"},
+        Required{lowerColumn, "'lower' (or 'begin', 'start')"},
+        Required{upperColumn, "'upper' (or 'end')"},
+        Required{sizeColumn, "'size'"}})
+    if (!required.column)
+      return error(headerLineNo, "missing column " + required.what);
+  for (llvm::StringRef ignored : {"hint", "gaps"})
+    if (columnOf.count(ignored))
+      result.ignoredColumns.push_back(ignored.str());
+  // An `end` column is inclusive in MiniMalloc's reader; so is idealloc's
+  // IREE `upper`.
+  bool upperInclusive =
+      upperColumn->second == "end" || format == CsvFormat::IdeallocIree;
+  if (offsetColumn)
+    result.offsetColumn = offsetColumn->first;
+  if (offsetColumn && format == CsvFormat::IdeallocIree)
+    result.referenceOffsets.emplace();
+
+  llvm::StringSet<> seenIds;
+  while (!rest.empty()) {
+    llvm::StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    ++lineNo;
+    line = line.trim();
+    if (line.empty())
+      continue;
+    llvm::SmallVector<llvm::StringRef> fields = splitFields(line);
+    if (fields.size() != result.header.size())
+      return error(lineNo, llvm::formatv("expected {0} fields, got {1}",
+                                         result.header.size(), fields.size()));
+    auto integer = [&](size_t column, int64_t &value) -> llvm::Error {
+      llvm::StringRef field = fields[column];
+      if (field.getAsInteger(10, value))
+        return error(lineNo, llvm::formatv("column '{0}': expected an "
+                                           "integer, got '{1}'",
+                                           result.header[column], field));
+      return llvm::Error::success();
+    };
+    Buffer buffer;
+    int64_t lower = 0, upper = 0;
+    if (llvm::Error e = integer(lowerColumn->first, lower))
+      return std::move(e);
+    if (llvm::Error e = integer(upperColumn->first, upper))
+      return std::move(e);
+    if (llvm::Error e = integer(sizeColumn->first, buffer.size))
+      return std::move(e);
+    if (buffer.size < 0)
+      return error(lineNo, llvm::formatv("negative size {0}", buffer.size));
+    if (upperInclusive ? upper < lower : upper <= lower)
+      return error(lineNo,
+                   llvm::formatv("empty lifetime: {0} {1} {2} {3}",
+                                 result.header[upperColumn->first], upper,
+                                 upperInclusive ? "<" : "<=", lower));
+    buffer.firstStep = lower;
+    buffer.lastStep = upperInclusive ? upper : upper - 1;
+    if (alignmentColumn && !fields[alignmentColumn->first].empty()) {
+      if (llvm::Error e = integer(alignmentColumn->first, buffer.alignment))
+        return std::move(e);
+      if (buffer.alignment < 1)
+        return error(lineNo, llvm::formatv("alignment {0} is not positive",
+                                           buffer.alignment));
+    }
+    if (offsetColumn && !fields[offsetColumn->first].empty()) {
+      int64_t offset = 0;
+      if (llvm::Error e = integer(offsetColumn->first, offset))
+        return std::move(e);
+      if (offset < -1)
+        return error(lineNo, llvm::formatv("negative offset {0}", offset));
+      if (result.referenceOffsets)
+        result.referenceOffsets->push_back(offset);
+      else if (offset >= 0) {
+        if (offset % buffer.alignment != 0)
+          return error(lineNo, llvm::formatv("offset {0} is not a multiple of "
+                                             "alignment {1}",
+                                             offset, buffer.alignment));
+        buffer.fixedOffset = offset;
+      }
+    } else if (result.referenceOffsets) {
+      return error(lineNo, "missing reference offset");
+    }
+    llvm::StringRef id = fields[idColumn->first];
+    if (!seenIds.insert(id).second)
+      return error(lineNo, "duplicate id '" + id + "'");
+    int64_t numericId;
+    buffer.id = id.getAsInteger(10, numericId)
+                    ? static_cast<int64_t>(result.ids.size())
+                    : numericId;
+    result.ids.push_back(id.str());
+    result.rows.emplace_back(fields.begin(), fields.end());
+    result.problem.buffers.push_back(buffer);
+  }
+  return result;
+}
+
+void helia::planner::writeSolutionCsv(llvm::raw_ostream &os,
+                                      const CsvProblem &problem,
+                                      llvm::ArrayRef<int64_t> offsets) {
+  auto writeRow = [&](llvm::ArrayRef<std::string> fields,
+                      llvm::StringRef last) {
+    for (auto [index, field] : llvm::enumerate(fields)) {
+      if (problem.offsetColumn && index == *problem.offsetColumn)
+        continue;
+      os << field << ',';
+    }
+    os << last << '\n';
+  };
+  writeRow(problem.header, "offset");
+  for (auto [row, offset] : llvm::zip_equal(problem.rows, offsets))
+    writeRow(row, std::to_string(offset));
+}
