@@ -1,0 +1,281 @@
+// RUN: helia-opt %s -split-input-file -verify-diagnostics --allow-unregistered-dialect
+
+// One case per verifier message of the helia dialect.
+
+// expected-error @+1 {{memory space needs a non-empty memory name}}
+func.func private @f(memref<4xi8, #helia.memory<"">>)
+
+// -----
+
+// expected-error @+1 {{memory needs a non-empty name}}
+module attributes {test.m = #helia.memory_desc<name = "", size = 4>} {}
+
+// -----
+
+// expected-error @+1 {{memory 'dtcm' has size 0; give it a positive size in bytes}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 0>} {}
+
+// -----
+
+// expected-error @+1 {{platform needs a non-empty name}}
+module attributes {helia.platform = #helia.platform<name = "", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' declares no memory}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [], preferred = [], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' memories must be #helia.memory_desc}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = ["a"], preferred = [], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' preferred order must be a list of memory names}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [1], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' alignment 12 is not a positive power of two}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [], alignment = 12>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' declares memory 'a' twice}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>, #helia.memory_desc<name = "a", size = 8>], preferred = [], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' prefers memory 'b' which it does not declare}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = ["b"], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{platform 'p' lists memory 'a' twice in its preferred order}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = ["a", "a"], alignment = 16>} {}
+
+// -----
+
+// expected-error @+1 {{memory must be a non-empty memory name}}
+module attributes {test.a = #helia.attributes<memory = "">} {}
+
+// -----
+
+// expected-error @+1 {{constant_destination_memory must be a non-empty memory name}}
+module attributes {test.a = #helia.attributes<constant_destination_memory = "">} {}
+
+// -----
+
+// expected-error @+2 {{constant_destination_memory 'dtcm' implies residency pin but residency is direct; drop one of the two}}
+// expected-error @+1 {{failed to parse Helia_RuleAttr parameter 'attributes'}}
+module attributes {helia.rules = [#helia.rule<type = constant, attributes = <constant_destination_memory = "dtcm", residency = direct>>]} {}
+
+// -----
+
+// expected-error @+2 {{constant_destination_memory 'dtcm' implies residency pin but residency is stream; drop one of the two}}
+// expected-error @+1 {{failed to parse Helia_RuleAttr parameter 'attributes'}}
+module attributes {helia.rules = [#helia.rule<attributes = <constant_destination_memory = "dtcm", residency = stream>>]} {}
+
+// -----
+
+// expected-error @+1 {{rule id list is empty; omit id to match every tensor}}
+module attributes {helia.rules = [#helia.rule<id = [], attributes = <>>]} {}
+
+// -----
+
+// expected-error @+1 {{rule id entries must be non-empty strings}}
+module attributes {helia.rules = [#helia.rule<id = [1], attributes = <>>]} {}
+
+// -----
+
+// expected-error @+1 {{rule id '[a' is not a valid glob}}
+module attributes {helia.rules = [#helia.rule<id = ["[a"], attributes = <>>]} {}
+
+// -----
+
+// expected-error @+1 {{a placement needs a concrete kind, not any}}
+module attributes {test.p = #helia.placement<id = 0, kind = any>} {}
+
+// -----
+
+// expected-error @+1 {{only constants take a residency or a constant_destination_memory}}
+module attributes {test.p = #helia.placement<id = 0, kind = scratch, residency = direct>} {}
+
+// -----
+
+// expected-error @+1 {{residency pin needs a constant_destination_memory}}
+module attributes {test.p = #helia.placement<id = 0, kind = constant, residency = pin>} {}
+
+// -----
+
+// expected-error @+1 {{binding needs memory and source_memory}}
+module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "", source_memory = "", offset = 0>} {}
+
+// -----
+
+// expected-error @+1 {{only constant bindings may have a source_memory (mram) other than their memory (dtcm)}}
+module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "mram", offset = 0>} {}
+
+// -----
+
+// expected-error @+1 {{stream_arena and stream_offset go together}}
+module attributes {test.b = #helia.binding<arena = @a, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s>} {}
+
+// -----
+
+// expected-error @+1 {{only constants are streamed}}
+module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0, stream_arena = @s, stream_offset = 0>} {}
+
+// -----
+
+module {
+  // expected-error @+1 {{'helia.platform' belongs on a builtin.module}}
+  func.func private @f() attributes {helia.platform = "apollo510_evb"}
+}
+
+// -----
+
+// expected-error @+1 {{unknown platform preset 'apollo9'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb}}
+module attributes {helia.platform = "apollo9"} {}
+
+// -----
+
+// expected-error @+1 {{'helia.platform' must be a preset name or a #helia.platform}}
+module attributes {helia.platform = 3} {}
+
+// -----
+
+module {
+  // expected-error @+1 {{'helia.rules' belongs on a builtin.module}}
+  func.func private @f() attributes {helia.rules = []}
+}
+
+// -----
+
+// expected-error @+1 {{'helia.rules' must be an array of #helia.rule}}
+module attributes {helia.rules = ["x"]} {}
+
+// -----
+
+// expected-error @+1 {{'helia.attributes' must be a #helia.attributes}}
+"test.op"() {helia.attributes = 1} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'helia.name' must be a string or one string per result}}
+%0 = "test.op"() {helia.name = ["a", "b"]} : () -> tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{'helia.constant' must be a unit attribute}}
+%0 = "test.op"() {helia.constant = 1} : () -> tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{'helia.placement' must hold one #helia.placement (or unit) per result}}
+%0 = "test.op"() {helia.placement = []} : () -> tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{'helia.binding' must hold one #helia.binding (or unit) per result}}
+%0 = "test.op"() {helia.binding = [unit, unit]} : () -> tensor<4xf32>
+
+// -----
+
+// expected-error @+1 {{binding names arena @nowhere which is not a helia.arena}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @nowhere, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : () -> tensor<4xf32>
+
+// -----
+
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+// expected-error @+1 {{binding offset 8 in arena @a is not a multiple of its alignment 16}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 8>]} : () -> tensor<4xf32>
+
+// -----
+
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+// expected-error @+1 {{binding role and memories disagree with arena @a}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = persistent, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : () -> tensor<4xf32>
+
+// -----
+
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+// expected-error @+1 {{tensor of 64 bytes at offset 16 overruns arena @a of 64 bytes}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : () -> tensor<16xf32>
+
+// -----
+
+// expected-error @+1 {{unknown helia attribute 'helia.bogus'}}
+"test.op"() {helia.bogus} : () -> ()
+
+// -----
+
+// expected-error @+1 {{argument attribute 'helia.name' must be a string}}
+func.func private @f(tensor<4xf32> {helia.name = 1})
+
+// -----
+
+// expected-error @+1 {{argument attribute 'helia.persistent' must be a unit attribute}}
+func.func private @f(tensor<4xf32> {helia.persistent = 1})
+
+// -----
+
+// expected-error @+1 {{argument attribute 'helia.attributes' must be a #helia.attributes}}
+func.func private @f(tensor<4xf32> {helia.attributes = 1})
+
+// -----
+
+// expected-error @+1 {{argument attribute 'helia.placement' must be a #helia.placement}}
+func.func private @f(tensor<4xf32> {helia.placement = 1})
+
+// -----
+
+// expected-error @+1 {{argument attribute 'helia.binding' must be a #helia.binding}}
+func.func private @f(tensor<4xf32> {helia.binding = 1})
+
+// -----
+
+// expected-error @+1 {{unknown helia argument attribute 'helia.bogus'}}
+func.func private @f(tensor<4xf32> {helia.bogus})
+
+// -----
+
+// expected-error @+1 {{size must be positive, got 0}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 0, alignment = 16}
+
+// -----
+
+// expected-error @+1 {{alignment must be a positive power of two, got 24}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 24}
+
+// -----
+
+// expected-error @+1 {{needs a non-empty memory}}
+helia.arena @a {role = #helia.role<scratch>, memory = "", size = 64, alignment = 16}
+
+// -----
+
+// expected-error @+1 {{only constant arenas may have a source_memory ('mram') other than their memory ('dtcm')}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", source_memory = "mram", size = 64, alignment = 16}
+
+// -----
+
+// expected-error @+1 {{a stream pool must have role scratch}}
+helia.arena @a {role = #helia.role<persistent>, memory = "dtcm", size = 64, alignment = 16, stream}
+
+// -----
+
+func.func @f(%a: memref<16xi8>, %b: memref<8xi8>) {
+  // expected-error @+1 {{source holds 16 bytes but target holds 8}}
+  helia.hydrate %a, %b : memref<16xi8>, memref<8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
+  // expected-error @+1 {{copies only memrefs of integer or float elements}}
+  helia.stream %a, %b : memref<2xindex>, memref<16xi8>
+  return
+}
