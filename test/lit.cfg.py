@@ -14,7 +14,6 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.helia_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%helia_src", config.helia_src_root))
 config.substitutions.append(("%bench", config.bench_dir))
 config.substitutions.append(
