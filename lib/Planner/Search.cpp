@@ -30,6 +30,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <tuple>
@@ -227,6 +228,8 @@ private:
     }
     // The unplaced buffers of a slot all lie above the lowest of their
     // minimum offsets.
+    if (!unplacedFloor)
+      return;
     for (uint32_t s : affected) {
       int64_t lowest = std::numeric_limits<int64_t>::max();
       for (uint32_t m = memberBegin[s]; m < memberBegin[s + 1]; ++m) {
@@ -282,6 +285,7 @@ private:
   std::vector<uint32_t> members;
   std::vector<uint32_t> sectionStamp;
   uint32_t stampEpoch = 0;
+  bool unplacedFloor = !getenv("NOUF");
   std::vector<uint32_t> affected;
   std::vector<Change> offsetTrail;
   std::vector<Change> floorTrail;

@@ -91,7 +91,7 @@ static std::string describeSource(int source) {
 }
 
 struct HeliaResolveResidency
-    : helia::impl::HeliaResolveResidencyBase<HeliaResolveResidency> {
+    : mlir::helia::impl::HeliaResolveResidencyBase<HeliaResolveResidency> {
   using Base::Base;
 
   void runOnOperation() override;

@@ -4,6 +4,7 @@
 #define HELIA_DIALECT_HELIA_TRANSFORMS_PASSES_H
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Planner/Planner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -24,4 +24,45 @@ def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
+def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
+  let summary = "Bind every tensor to an arena offset and create the arenas";
+  let description = [{
+    Groups tensors into buffers (views and destination-style results share
+    their source's storage), computes lifetimes on the schedule, chooses a
+    memory for every tensor the rules left open (the platform's preferred
+    order, spilling to the next memory when one is full; constants cold in
+    the first non-volatile memory; PSRAM never), schedules streamed
+    constants into the stream pool, and packs every arena with the packing
+    library. Writes a `#helia.binding` on every tensor and one `helia.arena`
+    per (role, memory, source memory). Over capacity is a located error that
+    names the memory, the shortfall and the tensors live at the peak step.
+  }];
+  let options = [
+    Option<"platform", "platform", "std::string", /*default=*/"\"\"",
+           "Platform preset; overrides the module's helia.platform">,
+    Option<"algorithm", "algorithm", "::helia::planner::Algorithm",
+           /*default=*/"::helia::planner::Algorithm::Best",
+           "Packing algorithm",
+           [{::llvm::cl::values(
+             clEnumValN(::helia::planner::Algorithm::GreedyBySize,
+                        "greedy-by-size", "TFLite Micro's greedy planner"),
+             clEnumValN(::helia::planner::Algorithm::Heuristic, "heuristic",
+                        "portfolio of greedy orderings, no search"),
+             clEnumValN(::helia::planner::Algorithm::Best, "best",
+                        "heuristics, then branch-and-bound search"))}]>,
+    Option<"effort", "effort", "uint64_t",
+           /*default=*/"::helia::planner::kDefaultEffort",
+           "Search budget of algorithm=best, in search nodes">,
+    Option<"streamPool", "stream-pool", "std::string", /*default=*/"\"\"",
+           "Memory of the stream pool (default: the first preferred memory)">,
+    Option<"streamBudget", "stream-budget", "uint64_t", /*default=*/"0",
+           "Byte budget of the stream pool (0: only the memory's capacity)">,
+    ListOption<"memoryLimits", "memory-limit", "std::string",
+               "Byte limit of a memory, as name=bytes (repeatable)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Explain spills and stream fallbacks with remarks">,
+  ];
+  let dependentDialects = ["::mlir::helia::HeliaDialect"];
+}
+
 #endif // HELIA_DIALECT_HELIA_TRANSFORMS_PASSES_TD

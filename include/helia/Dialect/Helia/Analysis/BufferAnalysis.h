@@ -1,0 +1,75 @@
+//===- BufferAnalysis.h - buffers, aliasing and lifetimes -------*- C++ -*-===//
+//
+// What the planner packs is a buffer, not an SSA value: values that share
+// storage (a view's result and its source; a destination-style op's result
+// and its tied init) form one buffer. This analysis groups the tensors of a
+// function into buffers and computes each buffer's lifetime on the
+// function's schedule.
+//
+// Schedule: entry-block arguments are defined at step 0; the i-th op of the
+// body (0-based) runs at step i + 1; an op with regions is one step that uses
+// every value its regions use. A value is live from its defining step to its
+// last use; a returned value to the last step. Lifetimes are closed
+// intervals, as in TensorFlow Lite Micro.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_DIALECT_HELIA_ANALYSIS_BUFFERANALYSIS_H
+#define HELIA_DIALECT_HELIA_ANALYSIS_BUFFERANALYSIS_H
+
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::helia {
+
+/// One buffer: a set of tensors that share storage.
+struct BufferInfo {
+  /// Index of the buffer in BufferAnalysis::getBuffers().
+  unsigned index;
+  /// Indices (into BufferAnalysis::getTensors()) of the member tensors, in
+  /// program order; the first is the root that defines the storage.
+  SmallVector<unsigned, 2> members;
+  /// Kind of the root tensor.
+  TensorKind kind;
+  /// Largest byte size among the members (they normally agree).
+  uint64_t size = 0;
+  /// Closed lifetime on the function's schedule.
+  int64_t firstStep = 0;
+  int64_t lastStep = 0;
+  /// Steps of the ops that read a member (sorted, unique), for streaming.
+  SmallVector<int64_t> readSteps;
+};
+
+/// Groups the tensors of one function into buffers and computes lifetimes.
+class BufferAnalysis {
+public:
+  /// Analyses `func`. Fails (with a located error) when a tensor of the
+  /// function cannot be planned.
+  static FailureOr<BufferAnalysis> analyze(FunctionOpInterface func);
+
+  FunctionOpInterface getFunction() const { return func; }
+  ArrayRef<TensorInfo> getTensors() const { return tensors; }
+  ArrayRef<BufferInfo> getBuffers() const { return buffers; }
+  /// The last step of the schedule (the step of the terminator).
+  int64_t getLastStep() const { return lastStep; }
+  /// The buffer holding `value`, or nullptr if it is not a planned tensor.
+  const BufferInfo *lookup(Value value) const;
+  /// The step at which `op` (an op of the body, or nested in one) runs.
+  int64_t getStep(Operation *op) const;
+  /// The tensor index of `value`, or -1.
+  int getTensorIndex(Value value) const;
+
+private:
+  FunctionOpInterface func;
+  SmallVector<TensorInfo> tensors;
+  SmallVector<BufferInfo> buffers;
+  DenseMap<Value, unsigned> tensorIndex;
+  SmallVector<unsigned> bufferOfTensor;
+  DenseMap<Operation *, int64_t> stepOf;
+  int64_t lastStep = 0;
+};
+
+} // namespace mlir::helia
+
+#endif // HELIA_DIALECT_HELIA_ANALYSIS_BUFFERANALYSIS_H
