@@ -176,13 +176,17 @@ private:
     });
 
     for (size_t c = 0; c < candidates.size(); ++c) {
+      // Each placement attempt costs one unit of effort too: pruned children
+      // cost about as much as visited ones.
+      if (nodes >= limit)
+        return Status::Aborted;
+      ++nodes;
       Candidate candidate = candidates[c];
       const Item &item = items[candidate.item];
       size_t offsetMark = offsetTrail.size();
       size_t floorMark = floorTrail.size();
-      place(candidate.item, candidate.offset);
       Status status = Status::NotFound;
-      if (fits(lo, hi, candidate.offset)) {
+      if (place(candidate.item, candidate.offset, lo, hi)) {
         bool split = false;
         for (uint32_t s = item.lo; s + 1 < item.hi; ++s)
           split |= --cuts[s] == 0;
@@ -199,11 +203,24 @@ private:
     return Status::NotFound;
   }
 
-  void place(uint32_t i, int64_t at) {
+  /// Places item `i` at `at`, updates the bounds of the others, and returns
+  /// false as soon as spatial inference over [lo, hi) fails. Every change is
+  /// on the trails, so unplace() undoes a partial update too.
+  bool place(uint32_t i, int64_t at, uint32_t lo, uint32_t hi) {
     const Item &item = items[i];
     offset[i] = at;
     out[i] = at;
     int64_t height = at + item.size;
+    for (uint32_t s = item.lo; s < item.hi; ++s) {
+      floorTrail.push_back({s, floor[s]});
+      floor[s] = height;
+      total[s] -= item.size;
+    }
+    // Everything left in a slot stacks above both its floor and `at`, since
+    // offsets never decrease along a path.
+    for (uint32_t s = lo; s < hi; ++s)
+      if (std::max(floor[s], at) + total[s] > capacity)
+        return false;
     ++stampEpoch;
     affected.clear();
     for (uint32_t other : conflicts.of(i)) {
@@ -214,22 +231,23 @@ private:
         continue;
       offsetTrail.push_back({other, minOffset[other]});
       minOffset[other] = bound;
-      for (uint32_t s = items[other].lo; s < items[other].hi; ++s) {
-        if (sectionStamp[s] == stampEpoch)
-          continue;
-        sectionStamp[s] = stampEpoch;
-        affected.push_back(s);
-      }
-    }
-    for (uint32_t s = item.lo; s < item.hi; ++s) {
-      floorTrail.push_back({s, floor[s]});
-      floor[s] = height;
-      total[s] -= item.size;
+      if (!unplacedFloor)
+        continue;
+      // Inside this item's span every unplaced buffer is above `height`
+      // already; only the slots beyond it can learn something.
+      auto mark = [&](uint32_t from, uint32_t to) {
+        for (uint32_t s = from; s < to; ++s) {
+          if (sectionStamp[s] == stampEpoch)
+            continue;
+          sectionStamp[s] = stampEpoch;
+          affected.push_back(s);
+        }
+      };
+      mark(items[other].lo, std::min(items[other].hi, item.lo));
+      mark(std::max(items[other].lo, item.hi), items[other].hi);
     }
     // The unplaced buffers of a slot all lie above the lowest of their
     // minimum offsets.
-    if (!unplacedFloor)
-      return;
     for (uint32_t s : affected) {
       int64_t lowest = std::numeric_limits<int64_t>::max();
       for (uint32_t m = memberBegin[s]; m < memberBegin[s + 1]; ++m) {
@@ -237,11 +255,14 @@ private:
         if (offset[member] == kNoOffset)
           lowest = std::min(lowest, minOffset[member]);
       }
-      if (lowest != std::numeric_limits<int64_t>::max() && lowest > floor[s]) {
-        floorTrail.push_back({s, floor[s]});
-        floor[s] = lowest;
-      }
+      if (lowest == std::numeric_limits<int64_t>::max() || lowest <= floor[s])
+        continue;
+      floorTrail.push_back({s, floor[s]});
+      floor[s] = lowest;
+      if (lowest + total[s] > capacity)
+        return false;
     }
+    return true;
   }
 
   void unplace(uint32_t i, size_t offsetMark, size_t floorMark) {
@@ -257,15 +278,6 @@ private:
       offsetTrail.pop_back();
     }
     offset[i] = kNoOffset;
-  }
-
-  /// Spatial inference over the slots of the current partition: everything
-  /// left in a slot stacks above both its floor and the current offset.
-  bool fits(uint32_t lo, uint32_t hi, int64_t at) const {
-    for (uint32_t s = lo; s < hi; ++s)
-      if (std::max(floor[s], at) + total[s] > capacity)
-        return false;
-    return true;
   }
 
   const Instance &instance;

@@ -65,4 +65,36 @@ def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
+def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
+  let summary = "Check a bound module independently of the planner";
+  let description = [{
+    Recomputes buffers and lifetimes and checks the plan written in the IR:
+    every tensor bound; tensors that share storage bound alike; no two
+    tensors live at the same step overlap in the same arena (constants and
+    persistent tensors are live for the whole program; stream slots from
+    their copy to their last reader); every tensor inside its arena and
+    aligned; every memory's arenas within its capacity.
+  }];
+  let options = [
+    Option<"platform", "platform", "std::string", /*default=*/"\"\"",
+           "Platform preset; overrides the module's helia.platform">,
+    ListOption<"memoryLimits", "memory-limit", "std::string",
+               "Byte limit of a memory, as name=bytes (repeatable)">,
+  ];
+}
+
+def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
+  let summary = "Write the memory plan of a bound module as JSON";
+  let description = [{
+    Reads the plan back from the IR (arenas, bindings, lifetimes, streams)
+    and writes it as JSON (docs/PlanFormat.md). The IR is not changed.
+  }];
+  let options = [
+    Option<"json", "json", "std::string", /*default=*/"\"\"",
+           "Path of the JSON plan ('-' for stdout)">,
+    Option<"platform", "platform", "std::string", /*default=*/"\"\"",
+           "Platform preset; overrides the module's helia.platform">,
+  ];
+}
+
 #endif // HELIA_DIALECT_HELIA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,84 @@
+//===- MemoryPlan.h - the memory plan of a bound module ---------*- C++ -*-===//
+//
+// The plan as plain data, read back from a module that
+// helia-assign-bindings has bound: memories, arenas, every tensor with its
+// binding and lifetime, and the stream schedule. Exporters (JSON, the text
+// report, the SVG timeline) read this, never the planner's internals.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
+#define HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
+
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::helia {
+
+struct PlanMemory {
+  std::string name;
+  int64_t capacity = 0;
+  /// Bytes of the arenas in this memory (source blobs of staged arenas
+  /// included).
+  int64_t used = 0;
+};
+
+struct PlanArena {
+  std::string name;
+  ArenaRole role;
+  std::string memory;
+  std::string sourceMemory;
+  int64_t size = 0;
+  int64_t alignment = 0;
+  bool staged = false;
+  bool stream = false;
+};
+
+struct PlanTensor {
+  std::string function;
+  uint64_t tensorId = 0;
+  std::string name;
+  TensorKind kind;
+  int64_t size = 0;
+  /// Lifetime on the function's schedule (closed).
+  int64_t firstStep = 0;
+  int64_t lastStep = 0;
+  /// Effective residency of a constant (pin for staged, stream when it has a
+  /// stream slot, direct otherwise); unset for other kinds.
+  std::optional<Residency> residency;
+  /// Index into MemoryPlan::arenas.
+  unsigned arena = 0;
+  ArenaRole role;
+  std::string memory;
+  std::string sourceMemory;
+  int64_t offset = 0;
+  /// Streamed constants: the pool arena, the slot and the step of the copy.
+  std::optional<unsigned> streamArena;
+  int64_t streamOffset = 0;
+  int64_t streamStep = 0;
+  int64_t streamLastStep = 0;
+};
+
+struct MemoryPlan {
+  std::string platform;
+  std::vector<std::string> functions;
+  std::vector<PlanMemory> memories;
+  std::vector<PlanArena> arenas;
+  std::vector<PlanTensor> tensors;
+
+  /// Reads the plan of a bound module. Fails with a located error when a
+  /// tensor has no binding or a binding names no arena.
+  static FailureOr<MemoryPlan> build(ModuleOp module,
+                                     StringRef platformOverride = {});
+
+  /// Writes the plan as JSON (see docs/PlanFormat.md).
+  void writeJSON(llvm::raw_ostream &os) const;
+};
+
+} // namespace mlir::helia
+
+#endif // HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H

@@ -1,0 +1,191 @@
+//===- MemoryPlan.cpp - the memory plan of a bound module -----------------===//
+
+#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+
+#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+/// The binding of `value`, or null.
+static BindingAttr getBinding(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    return func ? func.getArgAttrOfType<BindingAttr>(
+                      arg.getArgNumber(), HeliaDialect::getBindingAttrName())
+                : BindingAttr();
+  }
+  auto result = cast<OpResult>(value);
+  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
+      HeliaDialect::getBindingAttrName());
+  if (!list || result.getResultNumber() >= list.size())
+    return {};
+  return dyn_cast<BindingAttr>(list[result.getResultNumber()]);
+}
+
+FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
+                                        StringRef platformOverride) {
+  FailureOr<PlatformAttr> platform = lookupPlatform(module, platformOverride);
+  if (failed(platform))
+    return failure();
+  MemoryPlan plan;
+  plan.platform = platform->getName().str();
+
+  llvm::StringMap<unsigned> arenaIndex;
+  for (ArenaOp arena : module.getOps<ArenaOp>()) {
+    arenaIndex[arena.getSymName()] = plan.arenas.size();
+    plan.arenas.push_back({arena.getSymName().str(), arena.getRole(),
+                           arena.getMemory().str(),
+                           arena.getSourceMemoryOrMemory().str(),
+                           static_cast<int64_t>(arena.getSize()),
+                           static_cast<int64_t>(arena.getAlignment()),
+                           arena.isStaged(), arena.getStream()});
+  }
+  for (MemoryDescAttr memory : platform->getMemoryList()) {
+    PlanMemory entry{memory.getName().str(),
+                     static_cast<int64_t>(memory.getSize()), 0};
+    for (const PlanArena &arena : plan.arenas) {
+      if (arena.memory == entry.name)
+        entry.used += arena.size;
+      if (arena.staged && arena.sourceMemory == entry.name)
+        entry.used += arena.size;
+    }
+    plan.memories.push_back(entry);
+  }
+
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (func.isExternal())
+      continue;
+    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
+    if (failed(analysis))
+      return failure();
+    plan.functions.push_back(func.getName().str());
+    for (const BufferInfo &buffer : analysis->getBuffers()) {
+      for (unsigned member : buffer.members) {
+        const TensorInfo &info = analysis->getTensors()[member];
+        BindingAttr binding = getBinding(info.value);
+        if (!binding)
+          return emitError(info.value.getLoc())
+                     << "tensor #" << info.id << " of '" << func.getName()
+                     << "' has no binding; run helia-assign-bindings first",
+                 failure();
+        auto it = arenaIndex.find(binding.getArena().getValue());
+        if (it == arenaIndex.end())
+          return emitError(info.value.getLoc())
+                     << "binding names arena " << binding.getArena()
+                     << " which the module does not declare",
+                 failure();
+        PlanTensor tensor;
+        tensor.function = func.getName().str();
+        tensor.tensorId = info.id;
+        tensor.name = info.name ? info.name.getValue().str() : "";
+        tensor.kind = info.kind;
+        tensor.size = static_cast<int64_t>(
+            *getTensorByteSize(info.value.getType()));
+        tensor.firstStep = buffer.firstStep;
+        tensor.lastStep = buffer.lastStep;
+        tensor.arena = it->second;
+        tensor.role = binding.getRole();
+        tensor.memory = binding.getMemory().getValue().str();
+        tensor.sourceMemory = binding.getSourceMemory().getValue().str();
+        tensor.offset = static_cast<int64_t>(binding.getOffset());
+        if (info.kind == TensorKind::Constant)
+          tensor.residency = binding.isStaged() ? Residency::Pin
+                             : binding.getStreamArena() ? Residency::Stream
+                                                        : Residency::Direct;
+        if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
+          auto poolIt = arenaIndex.find(pool.getValue());
+          if (poolIt == arenaIndex.end())
+            return emitError(info.value.getLoc())
+                       << "binding names stream arena " << pool
+                       << " which the module does not declare",
+                   failure();
+          tensor.streamArena = poolIt->second;
+          tensor.streamOffset = static_cast<int64_t>(*binding.getStreamOffset());
+          tensor.streamStep = buffer.readSteps.front();
+          tensor.streamLastStep = buffer.readSteps.back();
+        }
+        plan.tensors.push_back(std::move(tensor));
+      }
+    }
+  }
+  return plan;
+}
+
+void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("platform", platform);
+    json.attribute("function", functions.empty() ? "" : functions.front());
+    json.attributeArray("functions", [&] {
+      for (const std::string &f : functions)
+        json.value(f);
+    });
+    json.attributeArray("memories", [&] {
+      for (const PlanMemory &m : memories)
+        json.object([&] {
+          json.attribute("name", m.name);
+          json.attribute("capacity", m.capacity);
+          json.attribute("used", m.used);
+          json.attribute("free", m.capacity - m.used);
+        });
+    });
+    json.attributeArray("arenas", [&] {
+      for (auto [i, a] : llvm::enumerate(arenas))
+        json.object([&] {
+          json.attribute("region_id", static_cast<int64_t>(i));
+          json.attribute("name", a.name);
+          json.attribute("role", stringifyArenaRole(a.role));
+          json.attribute("memory", a.memory);
+          json.attribute("source_memory", a.sourceMemory);
+          json.attribute("size", a.size);
+          json.attribute("alignment", a.alignment);
+          json.attribute("staged", a.staged);
+          json.attribute("stream", a.stream);
+        });
+    });
+    json.attributeArray("tensors", [&] {
+      for (const PlanTensor &t : tensors)
+        json.object([&] {
+          json.attribute("function", t.function);
+          json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
+          json.attribute("name", t.name);
+          json.attribute("kind", stringifyTensorKind(t.kind));
+          json.attribute("size", t.size);
+          json.attribute("first_step", t.firstStep);
+          json.attribute("last_step", t.lastStep);
+          if (t.residency)
+            json.attribute("residency", stringifyResidency(*t.residency));
+          else
+            json.attribute("residency", nullptr);
+          json.attribute("memory", t.memory);
+          json.attribute("offset", t.offset);
+          json.attributeObject("binding", [&] {
+            json.attribute("region_id", static_cast<int64_t>(t.arena));
+            json.attribute("role", stringifyArenaRole(t.role));
+            json.attribute("memory", t.memory);
+            json.attribute("source_memory", t.sourceMemory);
+            json.attribute("offset", t.offset);
+          });
+        });
+    });
+    json.attributeArray("streams", [&] {
+      for (const PlanTensor &t : tensors)
+        if (t.streamArena)
+          json.object([&] {
+            json.attribute("function", t.function);
+            json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
+            json.attribute("region_id", static_cast<int64_t>(*t.streamArena));
+            json.attribute("step", t.streamStep);
+            json.attribute("last_step", t.streamLastStep);
+            json.attribute("slot_offset", t.streamOffset);
+          });
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,234 @@
+//===- VerifyPlan.cpp - check a bound module independently ----------------===//
+//
+// Trusts nothing the planner decided: recomputes buffers and lifetimes from
+// the IR and checks the bindings with the packing library's verifier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+#include "helia/Planner/Planner.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::helia {
+#define GEN_PASS_DEF_HELIAVERIFYPLAN
+#include "helia/Dialect/Helia/Transforms/Passes.h.inc"
+} // namespace mlir::helia
+
+using namespace mlir;
+using namespace mlir::helia;
+namespace planner = ::helia::planner;
+
+namespace {
+
+/// One tensor placed in one arena, as the verifier sees it.
+struct Placed {
+  Value value;
+  std::string name;
+  int64_t offset, size, first, last;
+};
+
+struct HeliaVerifyPlan
+    : mlir::helia::impl::HeliaVerifyPlanBase<HeliaVerifyPlan> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+BindingAttr getBinding(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    return func.getArgAttrOfType<BindingAttr>(
+        arg.getArgNumber(), HeliaDialect::getBindingAttrName());
+  }
+  auto result = cast<OpResult>(value);
+  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
+      HeliaDialect::getBindingAttrName());
+  if (!list || result.getResultNumber() >= list.size())
+    return {};
+  return dyn_cast<BindingAttr>(list[result.getResultNumber()]);
+}
+
+} // namespace
+
+void HeliaVerifyPlan::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureOr<PlatformAttr> platformAttr = lookupPlatform(module, platform);
+  if (failed(platformAttr))
+    return signalPassFailure();
+
+  llvm::StringMap<ArenaOp> arenas;
+  for (ArenaOp arena : module.getOps<ArenaOp>())
+    arenas[arena.getSymName()] = arena;
+  // Placements per arena, in program order.
+  std::map<std::string, std::vector<Placed>> placed;
+
+  // Functions run one after another on one timeline; constants and
+  // persistent tensors are live for all of it.
+  std::vector<BufferAnalysis> analyses;
+  int64_t total = 0;
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (func.isExternal())
+      continue;
+    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
+    if (failed(analysis))
+      return signalPassFailure();
+    total += analysis->getLastStep() + 1;
+    analyses.push_back(std::move(*analysis));
+  }
+  int64_t base = 0;
+  for (const BufferAnalysis &analysis : analyses) {
+    for (const BufferInfo &buffer : analysis.getBuffers()) {
+      BindingAttr shared;
+      Value sharedValue;
+      for (unsigned member : buffer.members) {
+        const TensorInfo &tensor = analysis.getTensors()[member];
+        std::string name =
+            tensor.name ? tensor.name.getValue().str()
+                        : "#" + std::to_string(tensor.id);
+        BindingAttr binding = getBinding(tensor.value);
+        if (!binding) {
+          emitError(tensor.value.getLoc())
+              << "tensor '" << name << "' of '"
+              << analysis.getFunction().getName()
+              << "' has no binding; run helia-assign-bindings";
+          return signalPassFailure();
+        }
+        if (shared && (binding.getArena() != shared.getArena() ||
+                       binding.getOffset() != shared.getOffset())) {
+          emitError(tensor.value.getLoc())
+              << "tensor '" << name << "' shares storage with the value at "
+              << sharedValue.getLoc() << " but is bound to "
+              << binding.getArena() << "+" << binding.getOffset()
+              << " instead of " << shared.getArena() << "+"
+              << shared.getOffset();
+          return signalPassFailure();
+        }
+        if (!shared) {
+          shared = binding;
+          sharedValue = tensor.value;
+        }
+        auto arena = arenas.lookup(binding.getArena().getValue());
+        if (!arena) {
+          emitError(tensor.value.getLoc())
+              << "tensor '" << name << "' is bound to "
+              << binding.getArena() << ", which is not a helia.arena";
+          return signalPassFailure();
+        }
+        if (!platformAttr->lookupMemory(arena.getMemory()) ||
+            !platformAttr->lookupMemory(arena.getSourceMemoryOrMemory())) {
+          arena.emitError("arena is in a memory that platform '")
+              << platformAttr->getName() << "' does not have: "
+              << platformAttr->getMemoryNamesForDiagnostic();
+          return signalPassFailure();
+        }
+        if (member != buffer.members.front())
+          continue;
+        bool wholeProgram = arena.getRole() != ArenaRole::Scratch;
+        int64_t size = static_cast<int64_t>(buffer.size);
+        placed[binding.getArena().getValue().str()].push_back(
+            {tensor.value, name, static_cast<int64_t>(binding.getOffset()),
+             size, wholeProgram ? 0 : base + buffer.firstStep,
+             wholeProgram ? total : base + buffer.lastStep});
+        if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
+          if (!arenas.lookup(pool.getValue())) {
+            emitError(tensor.value.getLoc())
+                << "tensor '" << name << "' streams into " << pool
+                << ", which is not a helia.arena";
+            return signalPassFailure();
+          }
+          placed[pool.getValue().str()].push_back(
+              {tensor.value, name,
+               static_cast<int64_t>(*binding.getStreamOffset()), size,
+               base + buffer.readSteps.front(),
+               base + buffer.readSteps.back()});
+        }
+      }
+    }
+    base += analysis.getLastStep() + 1;
+  }
+
+  // Each arena: no overlap in time and space, in bounds, aligned.
+  for (auto &[name, members] : placed) {
+    ArenaOp arena = arenas.lookup(name);
+    planner::Problem problem;
+    problem.capacity = arena.getSize();
+    std::vector<int64_t> offsets;
+    for (const Placed &p : members) {
+      problem.buffers.push_back({static_cast<int64_t>(problem.buffers.size()),
+                                 p.size,
+                                 static_cast<int64_t>(arena.getAlignment()),
+                                 p.first,
+                                 p.last, {}});
+      offsets.push_back(p.offset);
+    }
+    llvm::Error error = planner::verify(problem, offsets);
+    if (!error)
+      continue;
+    std::string message;
+    ArrayRef<size_t> culprits;
+    std::vector<size_t> culpritsCopy;
+    llvm::handleAllErrors(std::move(error), [&](const planner::PlanError &e) {
+      message = e.getMessage().str();
+      culpritsCopy.assign(e.getBuffers().begin(), e.getBuffers().end());
+    });
+    culprits = culpritsCopy;
+    if (culprits.size() >= 2) {
+      const Placed &a = members[culprits[0]], &b = members[culprits[1]];
+      InFlightDiagnostic diag = emitError(b.value.getLoc())
+                                << "tensors '" << a.name << "' and '" << b.name
+                                << "' are live together but overlap in arena @"
+                                << name << ": bytes [" << a.offset << ", "
+                                << a.offset + a.size << ") and [" << b.offset
+                                << ", " << b.offset + b.size << ")";
+      diag.attachNote(a.value.getLoc()) << "'" << a.name << "' is here";
+    } else if (culprits.size() == 1) {
+      const Placed &a = members[culprits[0]];
+      emitError(a.value.getLoc())
+          << "tensor '" << a.name << "' at offset " << a.offset << " ("
+          << a.size << " bytes) does not fit arena @" << name << " of "
+          << arena.getSize() << " bytes with alignment "
+          << arena.getAlignment() << ": " << message;
+    } else {
+      arena.emitError("invalid plan: ") << message;
+    }
+    return signalPassFailure();
+  }
+
+  // Each memory: its arenas (and staged source blobs) fit.
+  llvm::StringMap<int64_t> limit;
+  for (MemoryDescAttr memory : platformAttr->getMemoryList())
+    limit[memory.getName()] = static_cast<int64_t>(memory.getSize());
+  for (const std::string &entry : memoryLimits) {
+    auto [name, bytes] = StringRef(entry).split('=');
+    int64_t value;
+    if (bytes.getAsInteger(0, value) || !limit.count(name)) {
+      module.emitError("memory-limit '")
+          << entry << "' is not name=bytes for a memory of platform '"
+          << platformAttr->getName() << "'";
+      return signalPassFailure();
+    }
+    limit[name] = value;
+  }
+  for (MemoryDescAttr memory : platformAttr->getMemoryList()) {
+    int64_t used = 0;
+    for (ArenaOp arena : module.getOps<ArenaOp>()) {
+      if (arena.getMemory() == memory.getName())
+        used += arena.getSize();
+      if (arena.isStaged() &&
+          arena.getSourceMemoryOrMemory() == memory.getName())
+        used += arena.getSize();
+    }
+    int64_t cap = limit.lookup(memory.getName());
+    if (used > cap) {
+      module.emitError("memory '")
+          << memory.getName() << "' holds " << cap
+          << " bytes but its arenas take " << used << ", " << used - cap
+          << " bytes too many";
+      return signalPassFailure();
+    }
+  }
+  markAllAnalysesPreserved();
+}
