@@ -1,0 +1,100 @@
+// RUN: helia-opt %s -split-input-file -helia-verify-plan -verify-diagnostics
+
+// helia-verify-plan trusts nothing the planner wrote: each case corrupts one
+// property of a valid plan.
+
+// Two tensors live at the same step share bytes.
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 128, alignment = 16}
+  // expected-note @+1 {{'x' is here}}
+  func.func @f(%x: tensor<16xf32> {helia.name = "x", helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<16xf32> {
+    // expected-error @+1 {{tensors 'x' and 'y' are live together but overlap in arena @scratch_dtcm: bytes [0, 64) and [32, 96)}}
+    %y = arith.addf %x, %x {helia.name = "y", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} : tensor<16xf32>
+    return %y : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Reusing bytes is fine once the first tensor is dead.
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 128, alignment = 16}
+  func.func @f(%x: tensor<16xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<16xf32> {
+    %y = arith.addf %x, %x {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 64>]} : tensor<16xf32>
+    %z = arith.addf %y, %y {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<16xf32>
+    return %z : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Constants live for the whole program: two may never share bytes.
+module {
+  helia.arena @constant_mram {role = #helia.role<constant>, memory = "mram", size = 128, alignment = 16}
+  func.func @f() -> tensor<16xf32> {
+    // expected-note @+1 {{'a' is here}}
+    %a = arith.constant {helia.name = "a", helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 0>]} dense<1.0> : tensor<16xf32>
+    // expected-error @+1 {{tensors 'a' and 'b' are live together but overlap in arena @constant_mram: bytes [0, 64) and [0, 64)}}
+    %b = arith.constant {helia.name = "b", helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 0>]} dense<2.0> : tensor<16xf32>
+    return %b : tensor<16xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @f() -> tensor<16xf32> {
+    // expected-error @+1 {{tensor 'a' of 'f' has no binding; run helia-assign-bindings}}
+    %a = arith.constant {helia.name = "a"} dense<1.0> : tensor<16xf32>
+    return %a : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Storage shared by a reshape must be bound alike.
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 256, alignment = 16}
+  func.func @f(%x: tensor<4x4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<16xf32> {
+    %y = arith.addf %x, %x {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 64>]} : tensor<4x4xf32>
+    // expected-error @+1 {{tensor 'c' shares storage with the value at}}
+    %c = tensor.collapse_shape %y [[0, 1]] {helia.name = "c", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 128>]} : tensor<4x4xf32> into tensor<16xf32>
+    return %c : tensor<16xf32>
+  }
+}
+
+// -----
+
+// A stream slot overlapping another one live at the same step.
+module {
+  helia.arena @constant_mram {role = #helia.role<constant>, memory = "mram", size = 128, alignment = 16}
+  helia.arena @stream_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+  func.func @f() -> tensor<16xf32> {
+    // expected-note @+1 {{'a' is here}}
+    %a = arith.constant {helia.name = "a", helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @stream_dtcm, stream_offset = 0>]} dense<1.0> : tensor<16xf32>
+    // expected-error @+1 {{tensors 'a' and 'b' are live together but overlap in arena @stream_dtcm: bytes [0, 64) and [0, 64)}}
+    %b = arith.constant {helia.name = "b", helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 64, stream_arena = @stream_dtcm, stream_offset = 0>]} dense<2.0> : tensor<16xf32>
+    %s = arith.addf %a, %b {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<16xf32>
+    return %s : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Memories must hold their arenas.
+// expected-error @+1 {{memory 'dtcm' holds 524288 bytes but its arenas take 524800, 512 bytes too many}}
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 524288, alignment = 16}
+  helia.arena @persistent_dtcm {role = #helia.role<persistent>, memory = "dtcm", size = 512, alignment = 16}
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{arena is in a memory that platform 'apollo510_evb' does not have: itcm, dtcm, sram, mram, psram}}
+  helia.arena @scratch_l2 {role = #helia.role<scratch>, memory = "l2", size = 64, alignment = 16}
+  func.func @f(%x: tensor<16xf32> {helia.binding = #helia.binding<arena = @scratch_l2, role = scratch, memory = "l2", source_memory = "l2", offset = 0>}) -> tensor<16xf32> {
+    return %x : tensor<16xf32>
+  }
+}
