@@ -360,7 +360,7 @@ llvm::Expected<Solution> helia::planner::plan(const Problem &problem,
         SearchResult searched =
             searchPlacement(instance, *conflicts, solution.lowerBound,
                             best.peak, best.offsets, options.effort);
-        solution.searchNodes = searched.nodes;
+        solution.searchEffort = searched.work;
         solution.optimal = searched.optimal;
         if (searched.improved)
           best.strategy = "search";

@@ -142,12 +142,13 @@ struct SearchResult {
   bool improved = false;
   /// True if the final peak is proven minimal.
   bool optimal = false;
-  uint64_t nodes = 0;
+  /// Work units spent.
+  uint64_t work = 0;
 };
 
 /// Improves `offsets` (a valid placement of `instance` with peak `peak`) by
 /// searching canonical solutions under capacities between `lowerBound` and
-/// `peak`, spending at most `effort` nodes. Requires no fixed items.
+/// `peak`, spending at most `effort` units of work. Requires no fixed items.
 SearchResult searchPlacement(const Instance &instance,
                              const Conflicts &conflicts, int64_t lowerBound,
                              int64_t &peak,

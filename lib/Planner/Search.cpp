@@ -30,7 +30,6 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <tuple>
@@ -42,6 +41,11 @@ namespace {
 
 enum class Status { Found, NotFound, Aborted };
 
+/// Static orderings tried in turn by each probe: MiniMalloc's "WAT", "TAW"
+/// and "TWA" (W: lifetime length, A: area, T: contention, the largest number
+/// of bytes still to place in one of the item's slots), all descending.
+enum class Preorder { WidthAreaTotal, TotalAreaWidth, TotalWidthArea };
+
 class Searcher {
 public:
   Searcher(const Instance &instance, const Conflicts &conflicts)
@@ -49,34 +53,37 @@ public:
     size_t n = items.size();
     size_t slots = instance.numSlots;
     offset.resize(n);
+    rank.resize(n);
     minOffset.resize(n);
     floor.resize(slots);
     total.resize(slots);
     cuts.resize(slots ? slots - 1 : 0);
     candidateStack.resize(n + 2);
     sectionStamp.assign(slots, 0);
-    // Slot membership lists, for the floor implied by unplaced buffers.
+    // Slot membership lists, for the floor implied by unplaced buffers. Each
+    // slot keeps its unplaced members in front, so scans skip placed ones.
     memberBegin.assign(slots + 1, 0);
-    for (const Item &item : items)
-      for (uint32_t s = item.lo; s < item.hi; ++s)
+    spanBegin.assign(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t s = items[i].lo; s < items[i].hi; ++s)
         ++memberBegin[s + 1];
+      spanBegin[i + 1] = spanBegin[i] + (items[i].hi - items[i].lo);
+    }
     for (size_t s = 0; s < slots; ++s)
       memberBegin[s + 1] += memberBegin[s];
     members.resize(memberBegin[slots]);
-    std::vector<uint32_t> fill(memberBegin.begin(), memberBegin.end() - 1);
-    for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t s = items[i].lo; s < items[i].hi; ++s)
-        members[fill[s]++] = i;
+    memberPosition.resize(spanBegin[n]);
+    memberCount.resize(slots);
   }
 
-  /// Looks for a placement with peak <= `capacity`, visiting at most
-  /// `nodeLimit` nodes. On Found, `result` holds the placement.
-  Status solve(int64_t capacity, llvm::ArrayRef<uint32_t> itemRank,
-               uint64_t nodeLimit, llvm::MutableArrayRef<int64_t> result) {
+  /// Looks for a placement with peak  /// Looks for a placement with peak <= `capacity`, spending at most
+  /// `workLimit` units of work. On Found, `result` holds the placement.
+  Status solve(int64_t capacity, Preorder preorder, uint64_t workLimit,
+               llvm::MutableArrayRef<int64_t> result) {
     this->capacity = capacity;
-    rank = itemRank;
-    limit = nodeLimit;
-    nodes = 0;
+    this->preorder = preorder;
+    limit = workLimit;
+    work = 0;
     out = result;
     std::fill(offset.begin(), offset.end(), kNoOffset);
     std::fill(minOffset.begin(), minOffset.end(), 0);
@@ -94,12 +101,25 @@ public:
         return Status::NotFound;
     offsetTrail.clear();
     floorTrail.clear();
+    std::vector<uint32_t> fill(memberBegin.begin(), memberBegin.end() - 1);
+    for (uint32_t i = 0, e = items.size(); i < e; ++i) {
+      for (uint32_t s = items[i].lo; s < items[i].hi; ++s) {
+        memberPosition[spanBegin[i] + (s - items[i].lo)] = fill[s];
+        members[fill[s]++] = i;
+      }
+    }
+    for (size_t s = 0; s < memberCount.size(); ++s)
+      memberCount[s] = memberBegin[s + 1] - memberBegin[s];
     std::vector<uint32_t> all(items.size());
     std::iota(all.begin(), all.end(), 0);
     return solveRange(0, instance.numSlots, all, 0);
   }
 
-  uint64_t nodes = 0;
+  /// Work spent by the last solve(): one unit per element visited by the
+  /// inner loops (candidates, slots, neighbours, slot members), so that a
+  /// budget in work units tracks run time closely on any instance, yet is
+  /// independent of the clock.
+  uint64_t work = 0;
 
 private:
   struct Candidate {
@@ -133,19 +153,60 @@ private:
     for (size_t p = 0; p < parts.size(); ++p) {
       if (parts[p].empty())
         continue;
+      // Each part is ranked afresh with the contention that is left in it;
+      // the caller's ranks come back afterwards.
+      llvm::SmallVector<uint32_t, 32> savedRanks;
+      for (uint32_t i : parts[p])
+        savedRanks.push_back(rank[i]);
+      assignRanks(parts[p]);
       Status status =
           search(parts[p], bounds[p], bounds[p + 1], -1, 0, depth);
+      for (auto [i, saved] : llvm::zip_equal(parts[p], savedRanks))
+        rank[i] = saved;
       if (status != Status::Found)
         return status;
     }
     return Status::Found;
   }
 
+  /// Ranks `part` by the static preorder, larger keys first, ties by item.
+  void assignRanks(llvm::ArrayRef<uint32_t> part) {
+    struct Key {
+      int64_t first, second, third;
+      uint32_t item;
+    };
+    llvm::SmallVector<Key, 32> keys;
+    for (uint32_t i : part) {
+      const Item &item = items[i];
+      int64_t contention = 0;
+      for (uint32_t s = item.lo; s < item.hi; ++s)
+        contention = std::max(contention, total[s]);
+      int64_t width = item.length, area = item.size * item.length;
+      switch (preorder) {
+      case Preorder::WidthAreaTotal:
+        keys.push_back({width, area, contention, i});
+        break;
+      case Preorder::TotalAreaWidth:
+        keys.push_back({contention, area, width, i});
+        break;
+      case Preorder::TotalWidthArea:
+        keys.push_back({contention, width, area, i});
+        break;
+      }
+    }
+    llvm::sort(keys, [](const Key &a, const Key &b) {
+      return std::make_tuple(-a.first, -a.second, -a.third, a.item) <
+             std::make_tuple(-b.first, -b.second, -b.third, b.item);
+    });
+    for (auto [position, key] : llvm::enumerate(keys))
+      rank[key.item] = position;
+  }
+
   Status search(llvm::ArrayRef<uint32_t> part, uint32_t lo, uint32_t hi,
                 int64_t lastOffset, uint32_t lastRank, unsigned depth) {
-    if (nodes >= limit)
+    if (work >= limit)
       return Status::Aborted;
-    ++nodes;
+    work += 1 + part.size();
     int64_t minHeight = std::numeric_limits<int64_t>::max();
     bool anyLeft = false;
     for (uint32_t i : part) {
@@ -176,11 +237,8 @@ private:
     });
 
     for (size_t c = 0; c < candidates.size(); ++c) {
-      // Each placement attempt costs one unit of effort too: pruned children
-      // cost about as much as visited ones.
-      if (nodes >= limit)
+      if (work >= limit)
         return Status::Aborted;
-      ++nodes;
       Candidate candidate = candidates[c];
       const Item &item = items[candidate.item];
       size_t offsetMark = offsetTrail.size();
@@ -199,6 +257,11 @@ private:
       unplace(candidate.item, offsetMark, floorMark);
       if (status != Status::NotFound)
         return status;
+      // An item that no unplaced item overlaps constrains nobody: any
+      // placement that puts another candidate first can put it first
+      // instead, so its failure is the node's failure.
+      if (hatless)
+        return Status::NotFound;
     }
     return Status::NotFound;
   }
@@ -211,10 +274,21 @@ private:
     offset[i] = at;
     out[i] = at;
     int64_t height = at + item.size;
+    // Updating a slot of the span costs several stores (trail, members).
+    work += 1 + 4 * (item.hi - item.lo) + (hi - lo);
     for (uint32_t s = item.lo; s < item.hi; ++s) {
       floorTrail.push_back({s, floor[s]});
       floor[s] = height;
       total[s] -= item.size;
+      // Swap `i` behind the unplaced members of the slot; unplace() undoes
+      // this by growing the count again, as undos come in reverse order.
+      uint32_t position = memberPosition[spanBegin[i] + (s - item.lo)];
+      uint32_t last = memberBegin[s] + --memberCount[s];
+      uint32_t other = members[last];
+      members[position] = other;
+      memberPosition[spanBegin[other] + (s - items[other].lo)] = position;
+      members[last] = i;
+      memberPosition[spanBegin[i] + (s - item.lo)] = last;
     }
     // Everything left in a slot stacks above both its floor and `at`, since
     // offsets never decrease along a path.
@@ -223,16 +297,17 @@ private:
         return false;
     ++stampEpoch;
     affected.clear();
+    hatless = true;
+    work += conflicts.of(i).size();
     for (uint32_t other : conflicts.of(i)) {
       if (offset[other] != kNoOffset)
         continue;
+      hatless = false;
       int64_t bound = alignTo(height, items[other].alignment);
       if (bound <= minOffset[other])
         continue;
       offsetTrail.push_back({other, minOffset[other]});
       minOffset[other] = bound;
-      if (!unplacedFloor)
-        continue;
       // Inside this item's span every unplaced buffer is above `height`
       // already; only the slots beyond it can learn something.
       auto mark = [&](uint32_t from, uint32_t to) {
@@ -241,6 +316,7 @@ private:
             continue;
           sectionStamp[s] = stampEpoch;
           affected.push_back(s);
+          ++work;
         }
       };
       mark(items[other].lo, std::min(items[other].hi, item.lo));
@@ -249,13 +325,16 @@ private:
     // The unplaced buffers of a slot all lie above the lowest of their
     // minimum offsets.
     for (uint32_t s : affected) {
+      int64_t current = floor[s];
       int64_t lowest = std::numeric_limits<int64_t>::max();
-      for (uint32_t m = memberBegin[s]; m < memberBegin[s + 1]; ++m) {
+      for (uint32_t m = memberBegin[s], e = m + memberCount[s]; m < e; ++m) {
+        ++work;
         uint32_t member = members[m];
-        if (offset[member] == kNoOffset)
-          lowest = std::min(lowest, minOffset[member]);
+        lowest = std::min(lowest, minOffset[member]);
+        if (lowest <= current)
+          break;
       }
-      if (lowest == std::numeric_limits<int64_t>::max() || lowest <= floor[s])
+      if (lowest == std::numeric_limits<int64_t>::max() || lowest <= current)
         continue;
       floorTrail.push_back({s, floor[s]});
       floor[s] = lowest;
@@ -271,8 +350,10 @@ private:
       floor[floorTrail.back().index] = floorTrail.back().old;
       floorTrail.pop_back();
     }
-    for (uint32_t s = item.lo; s < item.hi; ++s)
+    for (uint32_t s = item.lo; s < item.hi; ++s) {
       total[s] += item.size;
+      ++memberCount[s];
+    }
     while (offsetTrail.size() > offsetMark) {
       minOffset[offsetTrail.back().index] = offsetTrail.back().old;
       offsetTrail.pop_back();
@@ -283,7 +364,8 @@ private:
   const Instance &instance;
   const std::vector<Item> &items;
   const Conflicts &conflicts;
-  llvm::ArrayRef<uint32_t> rank;
+  Preorder preorder = Preorder::WidthAreaTotal;
+  std::vector<uint32_t> rank;
   llvm::MutableArrayRef<int64_t> out;
   int64_t capacity = 0;
   uint64_t limit = 0;
@@ -295,40 +377,17 @@ private:
   std::vector<uint32_t> cuts;
   std::vector<uint32_t> memberBegin;
   std::vector<uint32_t> members;
+  std::vector<uint32_t> memberCount;
+  std::vector<uint32_t> spanBegin;
+  std::vector<uint32_t> memberPosition;
   std::vector<uint32_t> sectionStamp;
   uint32_t stampEpoch = 0;
-  bool unplacedFloor = !getenv("NOUF");
+  bool hatless = false;
   std::vector<uint32_t> affected;
   std::vector<Change> offsetTrail;
   std::vector<Change> floorTrail;
   std::vector<std::vector<Candidate>> candidateStack;
 };
-
-/// Static orderings tried in turn by each probe: MiniMalloc's "WAT", "TAW"
-/// and "TWA" (W: lifetime length, A: area, T: contention), all descending.
-std::vector<std::vector<uint32_t>> makeRanks(const Instance &instance,
-                                             const ItemKeys &keys) {
-  const std::vector<Item> &items = instance.items;
-  auto area = [&](uint32_t i) { return items[i].size * items[i].length; };
-  auto width = [&](uint32_t i) { return items[i].length; };
-  auto cont = [&](uint32_t i) { return keys.contention[i]; };
-  std::vector<std::vector<uint32_t>> ranks;
-  auto addRank = [&](auto key) {
-    std::vector<uint32_t> order(items.size());
-    std::iota(order.begin(), order.end(), 0);
-    llvm::sort(order, [&](uint32_t a, uint32_t b) {
-      return std::make_tuple(key(a), b) > std::make_tuple(key(b), a);
-    });
-    std::vector<uint32_t> rank(items.size());
-    for (auto [position, item] : llvm::enumerate(order))
-      rank[item] = position;
-    ranks.push_back(std::move(rank));
-  };
-  addRank([&](uint32_t i) { return std::make_tuple(width(i), area(i), cont(i)); });
-  addRank([&](uint32_t i) { return std::make_tuple(cont(i), area(i), width(i)); });
-  addRank([&](uint32_t i) { return std::make_tuple(cont(i), width(i), area(i)); });
-  return ranks;
-}
 
 enum class ProbeResult { Found, Infeasible, Unknown };
 
@@ -349,29 +408,29 @@ SearchResult detail::searchPlacement(const Instance &instance,
     result.optimal = true;
     return result;
   }
-  ItemKeys keys = computeKeys(instance);
-  std::vector<std::vector<uint32_t>> ranks = makeRanks(instance, keys);
   Searcher searcher(instance, conflicts);
   std::vector<int64_t> trial(items.size());
   uint64_t remaining = effort;
 
   auto probe = [&](int64_t capacity, uint64_t budget) {
-    uint64_t nodeLimit = std::max<uint64_t>(2 * items.size(), 64);
+    uint64_t workLimit = 64 * (items.size() + instance.numSlots);
     while (true) {
-      for (const std::vector<uint32_t> &rank : ranks) {
-        uint64_t allowed = std::min(nodeLimit, std::min(budget, remaining));
+      for (Preorder preorder :
+           {Preorder::WidthAreaTotal, Preorder::TotalAreaWidth,
+            Preorder::TotalWidthArea}) {
+        uint64_t allowed = std::min(workLimit, std::min(budget, remaining));
         if (allowed == 0)
           return ProbeResult::Unknown;
-        Status status = searcher.solve(capacity, rank, allowed, trial);
-        budget -= searcher.nodes;
-        remaining -= searcher.nodes;
-        result.nodes += searcher.nodes;
+        Status status = searcher.solve(capacity, preorder, allowed, trial);
+        budget -= std::min(budget, searcher.work);
+        remaining -= std::min(remaining, searcher.work);
+        result.work += searcher.work;
         if (status == Status::Found)
           return ProbeResult::Found;
         if (status == Status::NotFound)
           return ProbeResult::Infeasible;
       }
-      nodeLimit *= 2;
+      workLimit *= 2;
     }
   };
 
@@ -379,7 +438,7 @@ SearchResult detail::searchPlacement(const Instance &instance,
   bool first = true;
   while (lo < peak && remaining > 0) {
     int64_t capacity = lo;
-    uint64_t budget = remaining / 2;
+    uint64_t budget = remaining / 5 * 3;
     if (!first) {
       int64_t steps = (peak - lo) / granule;
       capacity = lo + (steps - 1) / 2 * granule;

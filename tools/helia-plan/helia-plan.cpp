@@ -62,7 +62,8 @@ llvm::cl::opt<int64_t> capacity("capacity",
 
 llvm::cl::opt<uint64_t>
     effort("effort",
-           llvm::cl::desc("Search budget of --algorithm=best, in nodes"),
+           llvm::cl::desc("Search budget of --algorithm=best, in work units "
+                          "(~1 ns each)"),
            llvm::cl::init(kDefaultEffort), llvm::cl::cat(category));
 
 llvm::cl::opt<unsigned> maxSearchBuffers(
@@ -141,7 +142,7 @@ int main(int argc, char **argv) {
   os << "peak/lower-bound: " << llvm::format("%.4f", ratio) << "\n";
   os << "optimal: " << (solution->optimal ? "yes" : "unknown") << "\n";
   os << "strategy: " << solution->strategy << "\n";
-  os << "search-nodes: " << solution->searchNodes << "\n";
+  os << "search-effort: " << solution->searchEffort << "\n";
   os << "solve-seconds: " << llvm::format("%.4f", solveSeconds) << "\n";
   if (parsed->referenceOffsets) {
     int64_t referencePeak =

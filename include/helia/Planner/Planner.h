@@ -86,15 +86,18 @@ std::optional<Algorithm> symbolizeAlgorithm(llvm::StringRef name);
 /// All algorithms, in declaration order.
 llvm::ArrayRef<Algorithm> getAllAlgorithms();
 
-/// Default search budget of Algorithm::Best, in search nodes.
-constexpr uint64_t kDefaultEffort = 1'000'000;
+/// Default search budget of Algorithm::Best, in work units (see
+/// Options::effort): about a second on one core of a 2020s x86 machine.
+constexpr uint64_t kDefaultEffort = 1'000'000'000;
 
 /// Knobs of plan().
 struct Options {
   Algorithm algorithm = Algorithm::Best;
-  /// The search budget of Algorithm::Best, in branch-and-bound nodes (a
-  /// deterministic unit: wall-clock time never changes a result). 0 turns the
-  /// search off. Other algorithms ignore it.
+  /// The search budget of Algorithm::Best, in work units: one unit per
+  /// element the search's inner loops visit (candidates, time slots,
+  /// conflicting buffers), i.e. roughly a nanosecond each. A deterministic
+  /// unit: wall-clock time never changes a result. 0 turns the search off.
+  /// Other algorithms ignore it.
   uint64_t effort = kDefaultEffort;
   /// Algorithm::Best searches only problems with at most this many buffers of
   /// non-zero size; larger ones get the heuristic portfolio alone.
@@ -112,8 +115,8 @@ struct Solution {
   /// True when the peak is proven minimal (it equals the lower bound, or the
   /// search exhausted the smaller capacities).
   bool optimal = false;
-  /// Search nodes spent (0 without search).
-  uint64_t searchNodes = 0;
+  /// Search work spent, in the units of Options::effort (0 without search).
+  uint64_t searchEffort = 0;
   /// Which strategy produced the offsets, e.g. "greedy-by-size",
   /// "first-fit/area", "search". For reports only.
   std::string strategy;
