@@ -3,6 +3,7 @@
 #include "helia/InitHelia.h"
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/Pipelines/Pipelines.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -13,4 +14,5 @@ void mlir::helia::registerHeliaDialect(DialectRegistry &registry) {
 
 void mlir::helia::registerHeliaPasses() {
   registerHeliaTransformsPasses();
+  registerHeliaPipelines();
 }

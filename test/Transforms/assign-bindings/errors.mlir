@@ -43,12 +43,28 @@ module {
 // -----
 
 module {
-  func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
-    return %x : tensor<4xf32>
+  func.func @even(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = func.call @odd(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
   }
-  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{helia plans each function on its own schedule, but 'f' calls 'g'; inline the callee first (--inline)}}
-    %y = func.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  func.func @odd(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{helia cannot plan recursive calls: 'even' is only reachable through a cycle of calls}}
+    %y = func.call @even(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = func.call @self(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %z = func.call @self(%y) : (tensor<4xf32>) -> tensor<4xf32>
+    return %z : tensor<4xf32>
+  }
+  func.func @self(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{helia cannot plan recursive calls: 'self' is already running when this call is made}}
+    %y = func.call @self(%x) : (tensor<4xf32>) -> tensor<4xf32>
     return %y : tensor<4xf32>
   }
 }

@@ -98,3 +98,22 @@ module {
     return %x : tensor<16xf32>
   }
 }
+
+// -----
+
+// A caller's tensor live across a call may not share bytes with the callee's.
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 256, alignment = 16}
+  func.func @callee(%x: tensor<16xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 64>}) -> tensor<16xf32> {
+    // expected-error @+1 {{tensors 'keep' and 'y' are live together but overlap in arena @scratch_dtcm: bytes [0, 64) and [0, 64)}}
+    %y = arith.addf %x, %x {helia.name = "y", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<16xf32>
+    return %y : tensor<16xf32>
+  }
+  func.func @caller(%in: tensor<16xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 128>}) -> tensor<16xf32> {
+    // expected-note @+1 {{'keep' is here}}
+    %keep = arith.addf %in, %in {helia.name = "keep", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<16xf32>
+    %r = func.call @callee(%in) {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 192>]} : (tensor<16xf32>) -> tensor<16xf32>
+    %s = arith.addf %r, %keep {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 64>]} : tensor<16xf32>
+    return %s : tensor<16xf32>
+  }
+}

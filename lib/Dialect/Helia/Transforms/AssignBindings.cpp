@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -13,10 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::helia {
@@ -100,12 +98,13 @@ private:
   PlatformAttr platformAttr;
   int64_t alignment = 16;
   llvm::StringMap<int64_t> capacity;
-  std::vector<BufferAnalysis> analyses;
+  std::optional<ModuleSchedule> schedule;
+  const BufferAnalysis &analysisOf(unsigned func) const {
+    return schedule->getFunctions()[func].analysis;
+  }
   SmallVector<BufferPlan> plans;
   /// Arena sizes decided so far, in deterministic key order.
   std::map<ArenaKey, int64_t> arenaSizes;
-  /// Alignment of the module-wide timeline.
-  int64_t totalSteps = 0;
 };
 
 } // namespace
@@ -137,57 +136,28 @@ LogicalResult HeliaAssignBindings::parseLimits() {
 
 std::string HeliaAssignBindings::describe(const BufferPlan &plan) const {
   const TensorInfo &root =
-      analyses[plan.func].getTensors()[plan.info->members.front()];
+      analysisOf(plan.func).getTensors()[plan.info->members.front()];
   std::string name =
       root.name ? root.name.getValue().str() : "#" + std::to_string(root.id);
-  if (analyses.size() > 1)
-    name = analyses[plan.func].getFunction().getName().str() + ":" + name;
+  if (schedule->getFunctions().size() > 1)
+    name = analysisOf(plan.func).getFunction().getName().str() + ":" + name;
   return "'" + name + "'";
 }
 
 Location HeliaAssignBindings::locOf(const BufferPlan &plan) const {
-  return analyses[plan.func]
+  return analysisOf(plan.func)
       .getTensors()[plan.info->members.front()]
       .value.getLoc();
 }
 
 LogicalResult HeliaAssignBindings::collect(ModuleOp module) {
-  analyses.clear();
   plans.clear();
-  SmallVector<FunctionOpInterface> funcs;
-  for (auto func : module.getOps<FunctionOpInterface>())
-    if (!func.isExternal())
-      funcs.push_back(func);
-  // Functions share the timeline one after the other, which is only sound
-  // when none of them runs inside another.
-  llvm::StringSet<> planned;
-  for (FunctionOpInterface func : funcs)
-    planned.insert(func.getName());
-  for (FunctionOpInterface func : funcs) {
-    WalkResult walk = func.walk([&](CallOpInterface call) {
-      auto callee = dyn_cast_if_present<SymbolRefAttr>(
-          call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-      if (callee && planned.contains(callee.getLeafReference().getValue())) {
-        call.emitError("helia plans each function on its own schedule, but '")
-            << func.getName() << "' calls '"
-            << callee.getLeafReference().getValue()
-            << "'; inline the callee first (--inline)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return failure();
-  }
-
-  int64_t base = 0;
-  for (auto [f, func] : llvm::enumerate(funcs)) {
-    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
-    if (failed(analysis))
-      return failure();
-    analyses.push_back(std::move(*analysis));
-  }
-  for (auto [f, analysis] : llvm::enumerate(analyses)) {
+  FailureOr<ModuleSchedule> built = ModuleSchedule::build(module);
+  if (failed(built))
+    return failure();
+  schedule = std::move(*built);
+  for (auto [f, function] : llvm::enumerate(schedule->getFunctions())) {
+    const BufferAnalysis &analysis = function.analysis;
     for (const BufferInfo &info : analysis.getBuffers()) {
       BufferPlan plan;
       plan.func = f;
@@ -205,13 +175,10 @@ LogicalResult HeliaAssignBindings::collect(ModuleOp module) {
               dyn_cast<PlacementAttr>(list[result.getResultNumber()]);
       }
       plan.alignedSize = alignTo(static_cast<int64_t>(info.size), alignment);
-      plan.first = base + info.firstStep;
-      plan.last = base + info.lastStep;
+      std::tie(plan.first, plan.last) = schedule->getLifetime(f, info);
       plans.push_back(plan);
     }
-    base += analysis.getLastStep() + 1;
   }
-  totalSteps = base;
   return success();
 }
 
@@ -348,9 +315,13 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
     if (!plan.streamed)
       continue;
     const BufferInfo &info = *plan.info;
-    int64_t base = plan.first - info.firstStep;
-    plan.streamFirst = base + info.readSteps.front();
-    plan.streamLast = base + info.readSteps.back();
+    if (schedule->getFunctions()[plan.func].wholeProgram) {
+      plan.streamFirst = 0;
+      plan.streamLast = schedule->getNumSteps() - 1;
+    } else {
+      plan.streamFirst = schedule->toGlobal(plan.func, info.readSteps.front());
+      plan.streamLast = schedule->toGlobal(plan.func, info.readSteps.back());
+    }
     streamed.push_back(i);
   }
   if (streamed.empty())
@@ -630,7 +601,7 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
         ctx, FlatSymbolRefAttr::get(ctx, key.getName()), key.role,
         StringAttr::get(ctx, key.memory), StringAttr::get(ctx, key.source),
         plan.offset, streamArena, streamOffset);
-    const BufferAnalysis &analysis = analyses[plan.func];
+    const BufferAnalysis &analysis = analysisOf(plan.func);
     for (unsigned member : plan.info->members) {
       Value value = analysis.getTensors()[member].value;
       if (auto arg = dyn_cast<BlockArgument>(value)) {

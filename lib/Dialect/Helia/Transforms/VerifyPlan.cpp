@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -65,21 +65,14 @@ void HeliaVerifyPlan::runOnOperation() {
   // Placements per arena, in program order.
   std::map<std::string, std::vector<Placed>> placed;
 
-  // Functions run one after another on one timeline; constants and
-  // persistent tensors are live for all of it.
-  std::vector<BufferAnalysis> analyses;
-  int64_t total = 0;
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
-      continue;
-    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
-    if (failed(analysis))
-      return signalPassFailure();
-    total += analysis->getLastStep() + 1;
-    analyses.push_back(std::move(*analysis));
-  }
-  int64_t base = 0;
-  for (const BufferAnalysis &analysis : analyses) {
+  // One timeline for all functions; constants and persistent tensors are
+  // live for all of it.
+  FailureOr<ModuleSchedule> schedule = ModuleSchedule::build(module);
+  if (failed(schedule))
+    return signalPassFailure();
+  int64_t total = schedule->getNumSteps();
+  for (auto [f, function] : llvm::enumerate(schedule->getFunctions())) {
+    const BufferAnalysis &analysis = function.analysis;
     for (const BufferInfo &buffer : analysis.getBuffers()) {
       BindingAttr shared;
       Value sharedValue;
@@ -128,10 +121,10 @@ void HeliaVerifyPlan::runOnOperation() {
           continue;
         bool wholeProgram = arena.getRole() != ArenaRole::Scratch;
         int64_t size = static_cast<int64_t>(buffer.size);
+        auto [first, last] = schedule->getLifetime(f, buffer);
         placed[binding.getArena().getValue().str()].push_back(
             {tensor.value, name, static_cast<int64_t>(binding.getOffset()),
-             size, wholeProgram ? 0 : base + buffer.firstStep,
-             wholeProgram ? total : base + buffer.lastStep});
+             size, wholeProgram ? 0 : first, wholeProgram ? total : last});
         if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
           if (!arenas.lookup(pool.getValue())) {
             emitError(tensor.value.getLoc())
@@ -139,15 +132,15 @@ void HeliaVerifyPlan::runOnOperation() {
                 << ", which is not a helia.arena";
             return signalPassFailure();
           }
+          bool shared = function.wholeProgram;
           placed[pool.getValue().str()].push_back(
               {tensor.value, name,
                static_cast<int64_t>(*binding.getStreamOffset()), size,
-               base + buffer.readSteps.front(),
-               base + buffer.readSteps.back()});
+               shared ? 0 : schedule->toGlobal(f, buffer.readSteps.front()),
+               shared ? total : schedule->toGlobal(f, buffer.readSteps.back())});
         }
       }
     }
-    base += analysis.getLastStep() + 1;
   }
 
   // Each arena: no overlap in time and space, in bounds, aligned.

@@ -1,0 +1,50 @@
+//===- Pipelines.cpp - the helia memory pipeline --------------------------===//
+
+#include "helia/Dialect/Helia/Pipelines/Pipelines.h"
+
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+void mlir::helia::buildHeliaMemoryPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  HeliaResolveResidencyOptions resolve;
+  resolve.platform = options.platform;
+  resolve.rulesFile = options.rulesFile;
+  resolve.explain = options.explain;
+  pm.addPass(createHeliaResolveResidency(resolve));
+
+  HeliaAssignBindingsOptions assign;
+  assign.platform = options.platform;
+  assign.algorithm = options.algorithm;
+  assign.effort = options.effort;
+  assign.streamPool = options.streamPool;
+  assign.streamBudget = options.streamBudget;
+  assign.memoryLimits.assign(options.memoryLimits.begin(),
+                             options.memoryLimits.end());
+  assign.remarks = options.remarks;
+  pm.addPass(createHeliaAssignBindings(assign));
+
+  HeliaVerifyPlanOptions verify;
+  verify.platform = options.platform;
+  verify.memoryLimits.assign(options.memoryLimits.begin(),
+                             options.memoryLimits.end());
+  pm.addPass(createHeliaVerifyPlan(verify));
+
+  if (!options.planJson.empty()) {
+    HeliaExportPlanOptions exportPlan;
+    exportPlan.json = options.planJson;
+    exportPlan.platform = options.platform;
+    pm.addPass(createHeliaExportPlan(exportPlan));
+  }
+}
+
+void mlir::helia::registerHeliaPipelines() {
+  PassPipelineRegistration<HeliaMemoryPipelineOptions>(
+      "helia-memory-pipeline",
+      "Resolve placements, assign bindings and verify the plan",
+      buildHeliaMemoryPipeline);
+}
