@@ -17,8 +17,11 @@ static Value getAliasedSource(OpResult result) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(op))
     if (isa<TensorType>(view.getViewSource().getType()))
       return view.getViewSource();
+  // TOSA's reshape becomes a tensor reshape (a view) when lowered; it is
+  // matched by name so that the analysis does not depend on TOSA.
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp>(
-          op))
+          op) ||
+      op->getName().getStringRef() == "tosa.reshape")
     return op->getOperand(0);
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
     if (!dps.hasPureTensorSemantics())

@@ -34,9 +34,10 @@ void mlir::helia::buildHeliaMemoryPipeline(
                              options.memoryLimits.end());
   pm.addPass(createHeliaVerifyPlan(verify));
 
-  if (!options.planJson.empty()) {
+  if (!options.planJson.empty() || !options.planReport.empty()) {
     HeliaExportPlanOptions exportPlan;
     exportPlan.json = options.planJson;
+    exportPlan.report = options.planReport;
     exportPlan.platform = options.platform;
     pm.addPass(createHeliaExportPlan(exportPlan));
   }

@@ -21,23 +21,36 @@ struct HeliaExportPlan
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (json.empty()) {
-      module.emitError("helia-export-plan needs json=<path> (or json=-)");
+    if (json.empty() && report.empty()) {
+      module.emitError("helia-export-plan needs json=<path> or report=<path> "
+                       "('-' for stdout)");
       return signalPassFailure();
     }
     FailureOr<MemoryPlan> plan = MemoryPlan::build(module, platform);
     if (failed(plan))
       return signalPassFailure();
+    if (!json.empty() &&
+        failed(write(json, [&](raw_ostream &os) { plan->writeJSON(os); })))
+      return signalPassFailure();
+    if (!report.empty() && failed(write(report, [&](raw_ostream &os) {
+          plan->writeReport(os, top);
+        })))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+private:
+  LogicalResult write(StringRef path,
+                      function_ref<void(raw_ostream &)> writer) {
     std::string message;
     std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(json, &message);
-    if (!file) {
-      module.emitError("cannot write plan to '") << json << "': " << message;
-      return signalPassFailure();
-    }
-    plan->writeJSON(file->os());
+        openOutputFile(path, &message);
+    if (!file)
+      return getOperation().emitError("cannot write plan to '")
+             << path << "': " << message;
+    writer(file->os());
     file->keep();
-    markAllAnalysesPreserved();
+    return success();
   }
 };
 } // namespace

@@ -77,6 +77,11 @@ struct MemoryPlan {
 
   /// Writes the plan as JSON (see docs/PlanFormat.md).
   void writeJSON(llvm::raw_ostream &os) const;
+
+  /// Writes a readable report: memories, arenas, the `topTensors` largest
+  /// tensors with their bindings, streamed and hydrated bytes, and the peak
+  /// step of each scratch arena with what is live there.
+  void writeReport(llvm::raw_ostream &os, unsigned topTensors = 10) const;
 };
 
 } // namespace mlir::helia

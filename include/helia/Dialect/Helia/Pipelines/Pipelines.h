@@ -54,6 +54,10 @@ struct HeliaMemoryPipelineOptions
   PassOptions::Option<std::string> planJson{
       *this, "plan-json",
       llvm::cl::desc("Also write the plan as JSON to this path ('-': stdout)")};
+  PassOptions::Option<std::string> planReport{
+      *this, "plan-report",
+      llvm::cl::desc("Also write a readable report to this path ('-': "
+                     "stdout)")};
 };
 
 /// Adds resolve, assign and verify-plan (and the JSON export when asked) to

@@ -84,14 +84,19 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
 }
 
 def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
-  let summary = "Write the memory plan of a bound module as JSON";
+  let summary = "Write the memory plan of a bound module as JSON or a report";
   let description = [{
     Reads the plan back from the IR (arenas, bindings, lifetimes, streams)
-    and writes it as JSON (docs/PlanFormat.md). The IR is not changed.
+    and writes it as JSON (docs/PlanFormat.md) and/or as a readable report.
+    The IR is not changed.
   }];
   let options = [
     Option<"json", "json", "std::string", /*default=*/"\"\"",
            "Path of the JSON plan ('-' for stdout)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Path of the readable report ('-' for stdout)">,
+    Option<"top", "top", "unsigned", /*default=*/"10",
+           "Number of largest tensors the report lists">,
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
            "Platform preset; overrides the module's helia.platform">,
   ];

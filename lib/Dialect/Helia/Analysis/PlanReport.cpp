@@ -1,0 +1,128 @@
+//===- PlanReport.cpp - the memory plan as a readable report --------------===//
+
+#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::helia;
+
+/// Formats a byte count with a binary unit for readers, exact bytes kept.
+static std::string formatBytes(int64_t bytes) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << bytes;
+  if (bytes >= 1024 * 1024)
+    os << " (" << llvm::format("%.2f", bytes / (1024.0 * 1024.0)) << " MiB)";
+  else if (bytes >= 1024)
+    os << " (" << llvm::format("%.1f", bytes / 1024.0) << " KiB)";
+  return result;
+}
+
+static std::string tensorLabel(const PlanTensor &t, bool qualify) {
+  std::string label = t.name.empty() ? "#" + std::to_string(t.tensorId)
+                                     : t.name;
+  return qualify ? t.function + ":" + label : label;
+}
+
+void MemoryPlan::writeReport(llvm::raw_ostream &os,
+                             unsigned topTensors) const {
+  bool qualify = functions.size() > 1;
+  os << "helia memory plan: platform " << platform << ", function"
+     << (functions.size() == 1 ? " " : "s ");
+  llvm::interleaveComma(functions, os);
+  os << "\n\n";
+
+  os << "Memories\n";
+  os << llvm::format("  %-10s %14s %14s %14s %6s\n", "memory", "capacity",
+                     "used", "free", "used%");
+  for (const PlanMemory &m : memories)
+    os << llvm::format("  %-10s %14lld %14lld %14lld %5.1f%%\n",
+                       m.name.c_str(), (long long)m.capacity,
+                       (long long)m.used, (long long)(m.capacity - m.used),
+                       m.capacity ? 100.0 * m.used / m.capacity : 0.0);
+
+  os << "\nArenas\n";
+  os << llvm::format("  %-28s %-10s %-8s %-8s %14s  %s\n", "arena", "role",
+                     "memory", "source", "bytes", "kind");
+  for (const PlanArena &a : arenas) {
+    const char *kind = a.stream                          ? "stream pool"
+                       : a.role != ArenaRole::Constant   ? "read-write"
+                       : a.staged                        ? "staged"
+                                                         : "cold";
+    os << llvm::format("  %-28s %-10s %-8s %-8s %14lld  %s\n", a.name.c_str(),
+                       stringifyArenaRole(a.role).str().c_str(),
+                       a.memory.c_str(), a.sourceMemory.c_str(),
+                       (long long)a.size, kind);
+  }
+
+  // Largest tensors first; ties in program order.
+  std::vector<const PlanTensor *> bySize;
+  for (const PlanTensor &t : tensors)
+    bySize.push_back(&t);
+  llvm::stable_sort(bySize, [](const PlanTensor *a, const PlanTensor *b) {
+    return a->size > b->size;
+  });
+  unsigned shown = std::min<size_t>(topTensors, bySize.size());
+  os << "\nLargest tensors (" << shown << " of " << tensors.size() << ")\n";
+  os << llvm::format("  %-40s %-16s %12s %-28s %10s  %s\n", "tensor", "kind",
+                     "bytes", "arena", "offset", "steps");
+  for (const PlanTensor *t : ArrayRef(bySize).take_front(shown)) {
+    std::string label = tensorLabel(*t, qualify);
+    if (label.size() > 40)
+      label = "..." + label.substr(label.size() - 37);
+    std::string kind = stringifyTensorKind(t->kind).str();
+    if (t->residency && *t->residency != Residency::Direct)
+      kind += "/" + stringifyResidency(*t->residency).str();
+    os << llvm::format("  %-40s %-16s %12lld %-28s %10lld  [%lld, %lld]\n",
+                       label.c_str(), kind.c_str(), (long long)t->size,
+                       arenas[t->arena].name.c_str(), (long long)t->offset,
+                       (long long)t->firstStep, (long long)t->lastStep);
+  }
+
+  int64_t streamed = 0, hydrated = 0;
+  unsigned numStreamed = 0;
+  for (const PlanTensor &t : tensors)
+    if (t.streamArena) {
+      streamed += t.size;
+      ++numStreamed;
+    }
+  for (const PlanArena &a : arenas)
+    if (a.staged)
+      hydrated += a.size;
+  os << "\nCopies\n";
+  os << "  hydrated at init: " << formatBytes(hydrated) << "\n";
+  os << "  streamed per run: " << formatBytes(streamed) << " in "
+     << numStreamed << " copies\n";
+
+  // The peak of each scratch arena: the step with the most live bytes.
+  os << "\nScratch peaks\n";
+  for (auto [index, arena] : llvm::enumerate(arenas)) {
+    if (arena.role != ArenaRole::Scratch || arena.stream)
+      continue;
+    std::map<std::pair<std::string, int64_t>, int64_t> live;
+    for (const PlanTensor &t : tensors)
+      if (t.arena == index)
+        for (int64_t s = t.firstStep; s <= t.lastStep; ++s)
+          live[{t.function, s}] += t.size;
+    if (live.empty())
+      continue;
+    auto peak = std::max_element(
+        live.begin(), live.end(),
+        [](const auto &a, const auto &b) { return a.second < b.second; });
+    os << "  " << arena.name << ": " << formatBytes(peak->second)
+       << " live at step " << peak->first.second;
+    if (qualify)
+      os << " of " << peak->first.first;
+    os << " (arena " << arena.size << " bytes):";
+    for (const PlanTensor &t : tensors)
+      if (t.arena == index && t.function == peak->first.first &&
+          t.firstStep <= peak->first.second &&
+          peak->first.second <= t.lastStep)
+        os << " " << tensorLabel(t, false) << " (" << t.size << ")";
+    os << "\n";
+  }
+}

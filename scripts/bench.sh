@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# make bench: helia against its baselines, reading ../shared/bench in place.
+set -euo pipefail
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bench=${HELIA_BENCH_DIR:-$root/../shared/bench}
+echo "== Models: scratch arena bytes vs TFLite Micro (bench/models.py)"
+python3 "$root/bench/models.py" "$build" "$bench"
+for script in "$root"/bench/packer/*.py; do
+  [ -e "$script" ] || continue
+  echo
+  echo "== $(basename "$script")"
+  python3 "$script" --bench "$bench" --tool "$build/bin/helia-plan"
+done
