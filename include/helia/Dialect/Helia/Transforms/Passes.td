@@ -81,6 +81,7 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
     ListOption<"memoryLimits", "memory-limit", "std::string",
                "Byte limit of a memory, as name=bytes (repeatable)">,
   ];
+  let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
 def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
@@ -100,6 +101,7 @@ def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
            "Platform preset; overrides the module's helia.platform">,
   ];
+  let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
 #endif // HELIA_DIALECT_HELIA_TRANSFORMS_PASSES_TD

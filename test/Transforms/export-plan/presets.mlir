@@ -1,0 +1,39 @@
+// RUN: helia-opt %s -helia-export-plan="platform=apollo510_evb json=-" -o /dev/null | FileCheck %s --check-prefix=A510
+// RUN: helia-opt %s -helia-export-plan="platform=apollo4p_evb json=-" -o /dev/null | FileCheck %s --check-prefix=A4
+// RUN: helia-opt %s -helia-export-plan="platform=apollo4l_evb json=-" -o /dev/null | FileCheck %s --check-prefix=A4
+// RUN: helia-opt %s -helia-export-plan="platform=apollo3p_evb json=-" -o /dev/null | FileCheck %s --check-prefix=A3
+
+// The memories and capacities of every built-in preset (Ambiq's published
+// memory maps), as the exported plan reports them.
+
+// A510-COUNT-1: "platform": "apollo510_evb"
+// A510: "name": "itcm",
+// A510-NEXT: "capacity": 262144,
+// A510: "name": "dtcm",
+// A510-NEXT: "capacity": 524288,
+// A510: "name": "sram",
+// A510-NEXT: "capacity": 3145728,
+// A510: "name": "mram",
+// A510-NEXT: "capacity": 4194304,
+// A510: "name": "psram",
+// A510-NEXT: "capacity": 67108864,
+
+// A4-NOT: "itcm"
+// A4: "name": "dtcm",
+// A4-NEXT: "capacity": 393216,
+// A4: "name": "sram",
+// A4-NEXT: "capacity": 1048576,
+// A4: "name": "mram",
+// A4-NEXT: "capacity": 2048000,
+// A4: "name": "psram",
+// A4-NEXT: "capacity": 8388608,
+
+// A3: "name": "dtcm",
+// A3-NEXT: "capacity": 65536,
+// A3: "name": "sram",
+// A3-NEXT: "capacity": 716800,
+// A3: "name": "mram",
+// A3-NEXT: "capacity": 2048000,
+// A3-NOT: "psram"
+module {
+}
