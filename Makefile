@@ -16,7 +16,7 @@ CMAKE_FLAGS := -G Ninja \
   -DLLVM_USE_LINKER=lld \
   $(EXTRA_CMAKE_FLAGS)
 
-.PHONY: all deps configure build check check-lit check-unit demo bench clean
+.PHONY: all deps configure build check check-lit check-unit demo bench docs clean
 
 all: build
 
@@ -50,6 +50,10 @@ demo: build
 
 bench: build
 	@scripts/bench.sh $(BUILD_DIR)
+
+# Refresh docs/generated from the ODS-generated reference.
+docs: build
+	ninja -C $(BUILD_DIR) helia-doc-copy
 
 clean:
 	rm -rf $(BUILD_DIR)
