@@ -147,4 +147,27 @@ def Helia_TensorKindAttr : EnumAttr<Helia_Dialect, Helia_TensorKind, "kind"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Enums of the lowering pass options (C++ enums only, no attributes)
+//===----------------------------------------------------------------------===//
+
+def Helia_ArenaMode : I32EnumAttr<"ArenaMode",
+    "how helia-lower-to-memref materializes writable arenas", [
+      I32EnumAttrCase<"Global", 0, "global">,
+      I32EnumAttrCase<"Alloc", 1, "alloc">,
+      I32EnumAttrCase<"Arg", 2, "arg">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::helia";
+}
+
+def Helia_CopyMode : I32EnumAttr<"CopyMode",
+    "what helia-lower-copies turns hydrate and stream copies into", [
+      I32EnumAttrCase<"Copy", 0, "copy">,
+      I32EnumAttrCase<"Dma", 1, "dma">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::helia";
+}
+
 #endif // HELIA_DIALECT_HELIA_IR_HELIABASE_TD

@@ -104,4 +104,99 @@ def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
+def HeliaLowerToMemref : Pass<"helia-lower-to-memref", "::mlir::ModuleOp"> {
+  let summary = "Lower a memory plan to arenas, views into them, and copies";
+  let description = [{
+    Turns a bound module (every tensor carries a `#helia.binding`, arenas
+    are `helia.arena` ops) into `memref` IR: each arena becomes a memref of
+    `i8` in its memory space (`#helia.memory<"dtcm">`), each planned buffer a
+    `memref.view` into its arena at its offset, cold constants one constant
+    global per arena holding their bytes, staged arenas a read-only source
+    global plus a writable runtime arena filled by
+    `<prefix>_hydrate_constants`, and streamed constants a `helia.stream`
+    into their pool slot right before their first reader. Compute ops are
+    bufferized by One-Shot Bufferize writing in place into the views; an
+    out-of-place decision or any allocation left for a planned tensor is a
+    located error. See docs/Lowering.md.
+
+    ```mlir
+    // helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+    memref.global "private" @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
+    %arena = memref.get_global @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">>
+    %view = memref.view %arena[%c32][] : memref<64xi8, #helia.memory<"dtcm">> to memref<8xf32, #helia.memory<"dtcm">>
+    ```
+  }];
+  let options = [
+    Option<"arenaMode", "arena-mode", "::mlir::helia::ArenaMode",
+           /*default=*/"::mlir::helia::ArenaMode::Global",
+           "How writable arenas are materialized",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::helia::ArenaMode::Global, "global",
+                        "one memref.global per arena"),
+             clEnumValN(::mlir::helia::ArenaMode::Alloc, "alloc",
+                        "trailing arena arguments, allocated by "
+                        "<prefix>_alloc_arenas"),
+             clEnumValN(::mlir::helia::ArenaMode::Arg, "arg",
+                        "trailing arena arguments supplied by the caller"))}]>,
+    Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
+           "Prefix of the generated functions (default: the name of the "
+           "first planned function)">,
+  ];
+  let statistics = [
+    Statistic<"numArenas", "arenas", "Arenas lowered">,
+    Statistic<"numViews", "views", "Views created into arenas">,
+    Statistic<"numConstants", "constants", "Constants packed into arenas">,
+    Statistic<"numStreams", "streams", "Streamed constants">,
+    Statistic<"numPlanCopies", "plan-copies",
+              "Copies into a planned slot (arguments, call results)">,
+  ];
+  let dependentDialects = [
+    "::mlir::helia::HeliaDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
+  let summary = "Lower helia.hydrate and helia.stream, erase memory spaces";
+  let description = [{
+    Turns every `helia.hydrate` and `helia.stream` into a `memref.copy`
+    (`mode=copy`, the default) or a `memref.dma_start`/`memref.dma_wait`
+    pair on a module-level tag (`mode=dma`). With `erase-memory-spaces`
+    (the default) it then rewrites every `#helia.memory<...>` memory space
+    to the default one: a microcontroller's memories share one flat address
+    space, so placement is carried by the arena globals and their names,
+    and the module converts with `--finalize-memref-to-llvm`.
+
+    ```mlir
+    helia.stream %w, %slot : memref<64xf32, #helia.memory<"mram">>, memref<64xf32, #helia.memory<"dtcm">>
+    // becomes
+    memref.copy %w, %slot : memref<64xf32> to memref<64xf32>
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "::mlir::helia::CopyMode",
+           /*default=*/"::mlir::helia::CopyMode::Copy",
+           "What hydrate and stream copies become",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::helia::CopyMode::Copy, "copy", "memref.copy"),
+             clEnumValN(::mlir::helia::CopyMode::Dma, "dma",
+                        "memref.dma_start followed by memref.dma_wait"))}]>,
+    Option<"eraseMemorySpaces", "erase-memory-spaces", "bool",
+           /*default=*/"true",
+           "Rewrite #helia.memory memory spaces to the default memory space">,
+  ];
+  let statistics = [
+    Statistic<"numCopies", "copies", "Copies lowered">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // HELIA_DIALECT_HELIA_TRANSFORMS_PASSES_TD
