@@ -22,3 +22,14 @@ module attributes {helia.rules = [#helia.rule<type = constant, attributes = <res
     return %u : tensor<16xf32>
   }
 }
+
+// RUN: helia-opt %s -helia-resolve-residency -helia-assign-bindings="stream-budget=64 stream-pool=sram" -helia-export-plan="json=- report=-" -o /dev/null | FileCheck %s --check-prefix=PLAN
+// The plan says which constants fell back.
+// PLAN: "name": "a",
+// PLAN: "residency": "stream",
+// PLAN-NEXT: "stream_fallback": false,
+// PLAN: "name": "b",
+// PLAN: "residency": "direct",
+// PLAN-NEXT: "stream_fallback": true,
+// PLAN: streamed per run: 128 in 2 copies
+// PLAN-NEXT: read in place instead of streamed (the pool could not hold them): b

@@ -12,6 +12,22 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+/// The resolved placement of `value`, or null.
+static PlacementAttr getPlacement(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    return func ? func.getArgAttrOfType<PlacementAttr>(
+                      arg.getArgNumber(), HeliaDialect::getPlacementAttrName())
+                : PlacementAttr();
+  }
+  auto result = cast<OpResult>(value);
+  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
+      HeliaDialect::getPlacementAttrName());
+  if (!list || result.getResultNumber() >= list.size())
+    return {};
+  return dyn_cast<PlacementAttr>(list[result.getResultNumber()]);
+}
+
 /// The binding of `value`, or null.
 static BindingAttr getBinding(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
@@ -98,6 +114,10 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
           tensor.residency = binding.isStaged() ? Residency::Pin
                              : binding.getStreamArena() ? Residency::Stream
                                                         : Residency::Direct;
+        if (PlacementAttr placement = getPlacement(info.value))
+          tensor.streamFallback =
+              placement.getResidency() == Residency::Stream &&
+              !binding.getStreamArena() && !buffer.readSteps.empty();
         if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
           auto poolIt = arenaIndex.find(pool.getValue());
           if (poolIt == arenaIndex.end())
@@ -163,6 +183,7 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
             json.attribute("residency", stringifyResidency(*t.residency));
           else
             json.attribute("residency", nullptr);
+          json.attribute("stream_fallback", t.streamFallback);
           json.attribute("memory", t.memory);
           json.attribute("offset", t.offset);
           json.attributeObject("binding", [&] {

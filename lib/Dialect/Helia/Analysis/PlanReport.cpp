@@ -84,12 +84,14 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   }
 
   int64_t streamed = 0, hydrated = 0;
-  unsigned numStreamed = 0;
-  for (const PlanTensor &t : tensors)
+  unsigned numStreamed = 0, numFallbacks = 0;
+  for (const PlanTensor &t : tensors) {
     if (t.streamArena) {
       streamed += t.size;
       ++numStreamed;
     }
+    numFallbacks += t.streamFallback;
+  }
   for (const PlanArena &a : arenas)
     if (a.staged)
       hydrated += a.size;
@@ -97,6 +99,14 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   os << "  hydrated at init: " << formatBytes(hydrated) << "\n";
   os << "  streamed per run: " << formatBytes(streamed) << " in "
      << numStreamed << " copies\n";
+  if (numFallbacks) {
+    os << "  read in place instead of streamed (the pool could not hold "
+          "them):";
+    for (const PlanTensor &t : tensors)
+      if (t.streamFallback)
+        os << " " << tensorLabel(t, qualify);
+    os << "\n";
+  }
 
   // The peak of each scratch arena: the step with the most live bytes.
   os << "\nScratch peaks\n";

@@ -61,6 +61,9 @@ struct PlanTensor {
   int64_t streamOffset = 0;
   int64_t streamStep = 0;
   int64_t streamLastStep = 0;
+  /// True for a constant whose rules asked for streaming but that is read in
+  /// place because the stream pool could not hold it.
+  bool streamFallback = false;
 };
 
 struct MemoryPlan {
