@@ -1,6 +1,7 @@
 # -*- Python -*-
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -35,3 +36,9 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if os.path.isdir(config.bench_dir):
     config.available_features.add("bench")
+
+# Headless Chromium renders the SVG plan picture (scripts/render-svg.py).
+chromium = shutil.which("chromium") or "/usr/bin/chromium"
+if os.path.exists(chromium):
+    config.available_features.add("chromium")
+config.substitutions.append(("%chromium", chromium))

@@ -8,7 +8,7 @@
 // arenas, tensors (with lifetime, residency and binding) and streams.
 
 // UNBOUND: error: tensor #0 of 'f' has no binding; run helia-assign-bindings first
-// NOPATH: error: helia-export-plan needs json=<path> or report=<path> ('-' for stdout)
+// NOPATH: error: helia-export-plan needs json=<path>, report=<path> or svg=<path> ('-' for stdout)
 
 // CHECK:      "platform": "apollo510_evb",
 // CHECK-NEXT: "function": "f",

@@ -34,10 +34,12 @@ void mlir::helia::buildHeliaMemoryPipeline(
                              options.memoryLimits.end());
   pm.addPass(createHeliaVerifyPlan(verify));
 
-  if (!options.planJson.empty() || !options.planReport.empty()) {
+  if (!options.planJson.empty() || !options.planReport.empty() ||
+      !options.planSvg.empty()) {
     HeliaExportPlanOptions exportPlan;
     exportPlan.json = options.planJson;
     exportPlan.report = options.planReport;
+    exportPlan.svg = options.planSvg;
     exportPlan.platform = options.platform;
     pm.addPass(createHeliaExportPlan(exportPlan));
   }

@@ -21,9 +21,9 @@ struct HeliaExportPlan
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (json.empty() && report.empty()) {
-      module.emitError("helia-export-plan needs json=<path> or report=<path> "
-                       "('-' for stdout)");
+    if (json.empty() && report.empty() && svg.empty()) {
+      module.emitError("helia-export-plan needs json=<path>, report=<path> "
+                       "or svg=<path> ('-' for stdout)");
       return signalPassFailure();
     }
     FailureOr<MemoryPlan> plan = MemoryPlan::build(module, platform);
@@ -35,6 +35,9 @@ struct HeliaExportPlan
     if (!report.empty() && failed(write(report, [&](raw_ostream &os) {
           plan->writeReport(os, top);
         })))
+      return signalPassFailure();
+    if (!svg.empty() &&
+        failed(write(svg, [&](raw_ostream &os) { plan->writeSVG(os); })))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

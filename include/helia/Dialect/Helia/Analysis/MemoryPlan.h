@@ -85,6 +85,13 @@ struct MemoryPlan {
   /// tensors with their bindings, streamed and hydrated bytes, and the peak
   /// step of each scratch arena with what is live there.
   void writeReport(llvm::raw_ostream &os, unsigned topTensors = 10) const;
+
+  /// Writes one self-contained SVG document with a timeline per arena: x is
+  /// the schedule step (functions side by side), y the offset, one rectangle
+  /// per tensor coloured by kind and labelled where its name fits, the peak
+  /// step of each scratch arena marked. Rectangles are in step and byte units,
+  /// so their `y` and `height` are the offset and size (docs/Report.md).
+  void writeSVG(llvm::raw_ostream &os) const;
 };
 
 } // namespace mlir::helia

@@ -58,6 +58,10 @@ struct HeliaMemoryPipelineOptions
       *this, "plan-report",
       llvm::cl::desc("Also write a readable report to this path ('-': "
                      "stdout)")};
+  PassOptions::Option<std::string> planSvg{
+      *this, "plan-svg",
+      llvm::cl::desc("Also write the SVG timeline of every arena to this path "
+                     "('-': stdout)")};
 };
 
 /// Adds resolve, assign and verify-plan (and the JSON export when asked) to

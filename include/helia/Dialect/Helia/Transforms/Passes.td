@@ -96,6 +96,8 @@ def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
            "Path of the JSON plan ('-' for stdout)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Path of the readable report ('-' for stdout)">,
+    Option<"svg", "svg", "std::string", /*default=*/"\"\"",
+           "Path of the SVG timeline of every arena ('-' for stdout)">,
     Option<"top", "top", "unsigned", /*default=*/"10",
            "Number of largest tensors the report lists">,
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",

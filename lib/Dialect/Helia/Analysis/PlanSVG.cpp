@@ -1,0 +1,366 @@
+//===- PlanSVG.cpp - the memory plan as an SVG timeline -------------------===//
+//
+// One self-contained SVG document with a panel per arena: x is the schedule
+// step, y the offset in the arena, one rectangle per tensor coloured by its
+// kind. Each panel's plot is a nested <svg> whose user units are steps and
+// bytes, so a rectangle's y and height are the tensor's offset and size
+// exactly and a checker can compare them with the JSON plan. Labels, axes
+// and the peak marker are drawn in pixels around it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+/// Geometry of the document, in pixels.
+constexpr double kMarginLeft = 96;
+constexpr double kMarginRight = 24;
+constexpr double kHeaderHeight = 64;
+constexpr double kPanelTitleHeight = 36;
+constexpr double kPlotHeight = 220;
+constexpr double kAxisHeight = 40;
+constexpr double kPixelsPerStep = 20;
+constexpr double kMinPlotWidth = 560;
+constexpr double kMaxPlotWidth = 1800;
+constexpr int kFontSize = 10;
+/// Approximate advance of one character of the label font.
+constexpr double kCharWidth = 6.1;
+
+constexpr const char *kScratchColor = "#4e79a7";
+constexpr const char *kPersistentColor = "#f28e2b";
+constexpr const char *kConstantColor = "#59a14f";
+constexpr const char *kStreamColor = "#b07aa1";
+constexpr const char *kPeakColor = "#d62728";
+constexpr const char *kFreeColor = "#f2f2f2";
+
+/// One rectangle of a panel: a tensor in its arena, or a streamed constant
+/// in its stream-pool slot.
+struct Slot {
+  const PlanTensor *tensor;
+  int64_t offset;
+  int64_t firstStep;
+  int64_t lastStep;
+  bool stream;
+};
+} // namespace
+
+static std::string escape(StringRef text) {
+  std::string result;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      result += "&amp;";
+      break;
+    case '<':
+      result += "&lt;";
+      break;
+    case '>':
+      result += "&gt;";
+      break;
+    case '"':
+      result += "&quot;";
+      break;
+    case '\'':
+      result += "&apos;";
+      break;
+    default:
+      result += c;
+    }
+  }
+  return result;
+}
+
+static std::string px(double value) {
+  std::string result;
+  llvm::raw_string_ostream(result) << llvm::format("%.2f", value);
+  return result;
+}
+
+/// A byte count with a binary unit, short enough for an axis label.
+static std::string shortBytes(int64_t bytes) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  if (bytes >= 1024 * 1024)
+    os << llvm::format("%.2f MiB", bytes / (1024.0 * 1024.0));
+  else if (bytes >= 1024)
+    os << llvm::format("%.1f KiB", bytes / 1024.0);
+  else
+    os << bytes << " B";
+  return result;
+}
+
+static std::string tensorName(const PlanTensor &t) {
+  return t.name.empty() ? "#" + std::to_string(t.tensorId) : t.name;
+}
+
+static const char *kindColor(const Slot &slot) {
+  if (slot.stream)
+    return kStreamColor;
+  switch (slot.tensor->kind) {
+  case TensorKind::Constant:
+    return kConstantColor;
+  case TensorKind::Persistent:
+    return kPersistentColor;
+  default:
+    return kScratchColor;
+  }
+}
+
+/// The longest label that fits a run of `length` pixels with `thickness`
+/// pixels across: the name, or its trailing '/'-separated components; empty
+/// if none fits.
+static StringRef fitLabel(StringRef name, double length, double thickness) {
+  if (thickness < kFontSize + 1)
+    return "";
+  StringRef candidate = name;
+  while (candidate.size() * kCharWidth + 4 > length) {
+    size_t slash = candidate.find('/');
+    if (slash == StringRef::npos)
+      return "";
+    candidate = candidate.drop_front(slash + 1);
+  }
+  return candidate;
+}
+
+/// Spacing of axis ticks: 1, 2, 5, 10, 20, ... so that `range` gets at most
+/// `maxTicks` of them.
+static int64_t tickSpacing(int64_t range, int64_t maxTicks) {
+  int64_t spacing = 1;
+  while (true) {
+    for (int64_t factor : {1, 2, 5})
+      if (range / (spacing * factor) <= maxTicks)
+        return spacing * factor;
+    spacing *= 10;
+  }
+}
+
+void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
+  // Each function's schedule gets a segment of the x axis, in plan order.
+  llvm::StringMap<int64_t> stepsOf;
+  for (const std::string &f : functions)
+    stepsOf[f] = 1;
+  for (const PlanTensor &t : tensors) {
+    int64_t last = std::max(t.lastStep, t.streamArena ? t.streamLastStep : 0);
+    stepsOf[t.function] = std::max(stepsOf[t.function], last + 1);
+  }
+  llvm::StringMap<int64_t> baseOf;
+  int64_t totalSteps = 0;
+  for (const std::string &f : functions) {
+    baseOf[f] = totalSteps;
+    totalSteps += stepsOf[f];
+  }
+  totalSteps = std::max<int64_t>(totalSteps, 1);
+
+  // The rectangles of every arena, in tensor order.
+  std::vector<std::vector<Slot>> slots(arenas.size());
+  for (const PlanTensor &t : tensors) {
+    slots[t.arena].push_back({&t, t.offset, t.firstStep, t.lastStep, false});
+    if (t.streamArena)
+      slots[*t.streamArena].push_back(
+          {&t, t.streamOffset, t.streamStep, t.streamLastStep, true});
+  }
+
+  double plotWidth = std::clamp(totalSteps * kPixelsPerStep, kMinPlotWidth,
+                                kMaxPlotWidth);
+  double pxPerStep = plotWidth / totalSteps;
+  double panelHeight = kPanelTitleHeight + kPlotHeight + kAxisHeight;
+  double width = kMarginLeft + plotWidth + kMarginRight;
+  double height =
+      kHeaderHeight + std::max<size_t>(arenas.size(), 1) * panelHeight;
+
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width)
+     << "\" height=\"" << px(height) << "\" viewBox=\"0 0 " << px(width) << " "
+     << px(height) << "\" font-family=\"DejaVu Sans Mono, monospace\" "
+     << "font-size=\"" << kFontSize << "\">\n";
+  os << "<title>helia memory plan: " << escape(platform) << "</title>\n";
+  os << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+
+  // Header and legend.
+  os << "<text x=\"" << px(kMarginLeft) << "\" y=\"22\" font-size=\"15\" "
+     << "font-weight=\"bold\">helia memory plan: platform "
+     << escape(platform) << ", function" << (functions.size() == 1 ? " " : "s ")
+     << escape(llvm::join(functions, ", ")) << "</text>\n";
+  double legendX = kMarginLeft;
+  for (auto [color, label] :
+       {std::pair{kScratchColor, "scratch"},
+        std::pair{kPersistentColor, "persistent"},
+        std::pair{kConstantColor, "constant"},
+        std::pair{kStreamColor, "streamed constant (pool slot)"},
+        std::pair{kPeakColor, "peak step"}}) {
+    os << "<rect x=\"" << px(legendX) << "\" y=\"34\" width=\"12\" "
+       << "height=\"12\" fill=\"" << color << "\"/>";
+    os << "<text x=\"" << px(legendX + 16) << "\" y=\"44\">" << label
+       << "</text>\n";
+    legendX += 16 + std::strlen(label) * kCharWidth + 20;
+  }
+  if (arenas.empty())
+    os << "<text x=\"" << px(kMarginLeft) << "\" y=\""
+       << px(kHeaderHeight + 20) << "\">no arenas</text>\n";
+
+  for (auto [index, arena] : llvm::enumerate(arenas)) {
+    double top = kHeaderHeight + index * panelHeight;
+    double plotTop = top + kPanelTitleHeight;
+    int64_t size = std::max<int64_t>(arena.size, 1);
+    double pxPerByte = kPlotHeight / size;
+    const std::vector<Slot> &arenaSlots = slots[index];
+    // Bytes of persistent and constant arenas are never reused: their
+    // tensors hold them for the whole run.
+    bool reused = arena.role == ArenaRole::Scratch;
+
+    // The peak: the step with the most live bytes, the report's choice.
+    std::map<std::pair<std::string, int64_t>, int64_t> live;
+    if (reused)
+      for (const Slot &slot : arenaSlots)
+        for (int64_t s = slot.firstStep; s <= slot.lastStep; ++s)
+          live[{slot.tensor->function, s}] += slot.tensor->size;
+    auto peak = std::max_element(
+        live.begin(), live.end(),
+        [](const auto &a, const auto &b) { return a.second < b.second; });
+
+    std::string kind = arena.stream ? "stream pool"
+                       : arena.role != ArenaRole::Constant ? "read-write"
+                       : arena.staged                      ? "staged"
+                                                           : "cold";
+    os << "<g class=\"arena\" id=\"arena-" << index << "\" data-region=\""
+       << index << "\" data-name=\"" << escape(arena.name) << "\">\n";
+    os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 16)
+       << "\" font-size=\"13\" font-weight=\"bold\">" << escape(arena.name)
+       << "</text>";
+    os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 30)
+       << "\">" << stringifyArenaRole(arena.role) << " in "
+       << escape(arena.memory);
+    if (arena.sourceMemory != arena.memory)
+      os << " from " << escape(arena.sourceMemory);
+    os << ", " << kind << ", " << arena.size << " bytes, "
+       << arenaSlots.size() << " tensor" << (arenaSlots.size() == 1 ? "" : "s");
+    if (!reused)
+      os << ", held for the whole run";
+    if (peak != live.end())
+      os << "; peak " << peak->second << " bytes at step "
+         << peak->first.second
+         << (functions.size() > 1 ? " of " + escape(peak->first.first) : "");
+    os << "</text>\n";
+
+    // The plot, in steps and bytes.
+    os << "<svg class=\"plot\" x=\"" << px(kMarginLeft) << "\" y=\""
+       << px(plotTop) << "\" width=\"" << px(plotWidth) << "\" height=\""
+       << px(kPlotHeight) << "\" viewBox=\"0 0 " << totalSteps << " " << size
+       << "\" preserveAspectRatio=\"none\">\n";
+    os << "<rect class=\"free\" x=\"0\" y=\"0\" width=\"" << totalSteps
+       << "\" height=\"" << size << "\" fill=\"" << kFreeColor << "\"/>\n";
+    for (const Slot &slot : arenaSlots) {
+      const PlanTensor &t = *slot.tensor;
+      int64_t base = baseOf.lookup(t.function);
+      int64_t x = reused ? base + slot.firstStep : 0;
+      int64_t steps =
+          reused ? slot.lastStep - slot.firstStep + 1 : totalSteps;
+      os << "<rect class=\"" << (slot.stream ? "tensor stream-slot" : "tensor")
+         << "\" data-function=\"" << escape(t.function)
+         << "\" data-tensor-id=\"" << t.tensorId << "\" x=\"" << x
+         << "\" y=\"" << slot.offset << "\" width=\"" << steps
+         << "\" height=\"" << t.size << "\" fill=\"" << kindColor(slot)
+         << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
+         << "vector-effect=\"non-scaling-stroke\"><title>"
+         << escape(tensorName(t));
+      if (functions.size() > 1)
+        os << " (" << escape(t.function) << ")";
+      os << ": " << stringifyTensorKind(t.kind);
+      if (t.residency)
+        os << "/" << stringifyResidency(*t.residency);
+      os << ", " << t.size << " bytes at offset " << slot.offset
+         << ", steps [" << slot.firstStep << ", " << slot.lastStep
+         << "]</title></rect>\n";
+    }
+    os << "</svg>\n";
+
+    // The peak marker, under the labels.
+    if (peak != live.end()) {
+      double x = kMarginLeft +
+                 (baseOf.lookup(peak->first.first) + peak->first.second + 0.5) *
+                     pxPerStep;
+      os << "<line class=\"peak\" data-step=\"" << peak->first.second
+         << "\" x1=\"" << px(x) << "\" y1=\"" << px(plotTop - 4)
+         << "\" x2=\"" << px(x) << "\" y2=\"" << px(plotTop + kPlotHeight)
+         << "\" stroke=\"" << kPeakColor
+         << "\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n";
+    }
+    // Labels where they fit, in pixels.
+    for (const Slot &slot : arenaSlots) {
+      const PlanTensor &t = *slot.tensor;
+      int64_t base = baseOf.lookup(t.function);
+      double x0 = reused ? (base + slot.firstStep) * pxPerStep : 0;
+      double w = reused ? (slot.lastStep - slot.firstStep + 1) * pxPerStep
+                        : plotWidth;
+      double h = t.size * pxPerByte;
+      // Tall, narrow rectangles take their label vertically when more of
+      // the name fits that way.
+      std::string name = tensorName(t);
+      StringRef across = fitLabel(name, w, h), along = fitLabel(name, h, w);
+      double cx = kMarginLeft + x0 + w / 2;
+      double cy = plotTop + slot.offset * pxPerByte + h / 2;
+      if (along.size() > across.size())
+        os << "<text class=\"label\" x=\"" << px(cx) << "\" y=\""
+           << px(cy + 3.5) << "\" text-anchor=\"middle\" transform=\"rotate(-90 "
+           << px(cx) << " " << px(cy) << ")\" fill=\"#ffffff\">"
+           << escape(along) << "</text>\n";
+      else if (!across.empty())
+        os << "<text class=\"label\" x=\"" << px(kMarginLeft + x0 + 2)
+           << "\" y=\"" << px(cy + 3.5) << "\" fill=\"#ffffff\">"
+           << escape(across) << "</text>\n";
+    }
+
+    // Frame, offset axis and step axis.
+    os << "<rect x=\"" << px(kMarginLeft) << "\" y=\"" << px(plotTop)
+       << "\" width=\"" << px(plotWidth) << "\" height=\"" << px(kPlotHeight)
+       << "\" fill=\"none\" stroke=\"#444444\"/>\n";
+    for (int i = 0; i <= 4; ++i) {
+      int64_t offset = arena.size * i / 4;
+      double y = plotTop + offset * pxPerByte;
+      os << "<line x1=\"" << px(kMarginLeft - 4) << "\" y1=\"" << px(y)
+         << "\" x2=\"" << px(kMarginLeft) << "\" y2=\"" << px(y)
+         << "\" stroke=\"#444444\"/><text x=\"" << px(kMarginLeft - 6)
+         << "\" y=\"" << px(y + 3.5) << "\" text-anchor=\"end\">"
+         << shortBytes(offset) << "</text>\n";
+    }
+    os << "<text x=\"12\" y=\"" << px(plotTop + kPlotHeight / 2)
+       << "\" transform=\"rotate(-90 12 " << px(plotTop + kPlotHeight / 2)
+       << ")\" text-anchor=\"middle\">offset</text>\n";
+    double axisY = plotTop + kPlotHeight;
+    for (const std::string &f : functions) {
+      int64_t base = baseOf.lookup(f), steps = stepsOf.lookup(f);
+      int64_t spacing = tickSpacing(steps, std::max<int64_t>(
+                                               steps * pxPerStep / 40, 1));
+      for (int64_t s = 0; s < steps; s += spacing) {
+        double x = kMarginLeft + (base + s + 0.5) * pxPerStep;
+        os << "<line x1=\"" << px(x) << "\" y1=\"" << px(axisY) << "\" x2=\""
+           << px(x) << "\" y2=\"" << px(axisY + 4)
+           << "\" stroke=\"#444444\"/><text x=\"" << px(x) << "\" y=\""
+           << px(axisY + 14) << "\" text-anchor=\"middle\">" << s
+           << "</text>\n";
+      }
+      double x = kMarginLeft + base * pxPerStep;
+      if (base > 0)
+        os << "<line x1=\"" << px(x) << "\" y1=\"" << px(plotTop)
+           << "\" x2=\"" << px(x) << "\" y2=\"" << px(axisY + 28)
+           << "\" stroke=\"#444444\" stroke-dasharray=\"2 2\"/>\n";
+      os << "<text x=\"" << px(x + 2) << "\" y=\"" << px(axisY + 28)
+         << "\">step of " << escape(f) << "</text>\n";
+    }
+
+    os << "</g>\n";
+  }
+  os << "</svg>\n";
+}
