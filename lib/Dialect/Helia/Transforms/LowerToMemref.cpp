@@ -546,8 +546,8 @@ void HeliaLowerToMemref::lowerDestinationStyle(
 /// chain then becomes the slot.
 LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
                                                   Operation *op) {
-  Value result = op->getResult(0);
-  BindingAttr binding = bindings.lookup(result);
+  BindingAttr binding = bindings.lookup(op->getResult(0));
+  Type resultType = op->getResult(0).getType();
   rewriter.setInsertionPoint(op);
   Value replacement;
   if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
@@ -582,16 +582,21 @@ LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
       break;
     root = dps.getTiedOpOperand(cast<OpResult>(root))->get();
   }
-  auto empty = root.getDefiningOp<tensor::EmptyOp>();
-  if (!empty || empty.getType() != result.getType()) {
+  // The chain starts at a tensor.empty or, for linalg's rewrites, at an
+  // alloc_tensor without a copy: both are undefined bytes, i.e. the slot.
+  Operation *empty = root.getDefiningOp<tensor::EmptyOp>();
+  if (auto alloc = root.getDefiningOp<bufferization::AllocTensorOp>();
+      alloc && !alloc.getCopy() && alloc.getDynamicSizes().empty())
+    empty = alloc;
+  if (!empty || root.getType() != resultType) {
     // Nothing to place: copy the value into the slot instead.
     bindings[replacement] = binding;
     copyIntoSlots(rewriter, replacement.getDefiningOp());
     return success();
   }
   rewriter.setInsertionPoint(empty);
-  Value slot = createSlot(rewriter, empty.getLoc(), binding,
-                          cast<TensorType>(empty.getType()), true);
+  Value slot = createSlot(rewriter, empty->getLoc(), binding,
+                          cast<TensorType>(root.getType()), true);
   rewriter.replaceOp(empty, slot);
   bindings[replacement] = binding;
   return success();
@@ -780,6 +785,8 @@ HeliaLowerToMemref::getOrCreateHelper(ModuleOp module, StringRef name,
            << name << " must be a declaration of type " << type
            << " for helia-lower-to-memref to define it (choose another "
               "prefix= or remove it)";
+  // A declaration has to be private; the definition is the module's API.
+  existing.setPublic();
   existing.addEntryBlock();
   return existing;
 }
