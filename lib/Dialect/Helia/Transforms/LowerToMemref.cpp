@@ -301,12 +301,7 @@ LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
                             << "of a planned function has no helia.binding; "
                                "run helia-assign-bindings on the whole module";
     }
-    if (!arenas.count(binding.getArena().getAttr()) ||
-        (binding.getStreamArena() &&
-         !arenas.count(binding.getStreamArena().getAttr())))
-      return emitError(tensor.value.getLoc())
-             << "binding names arena " << binding.getArena()
-             << " which is not a helia.arena of the module";
+    // The dialect verifier checked that the arenas exist.
     bindings[tensor.value] = binding;
   }
   return success();
