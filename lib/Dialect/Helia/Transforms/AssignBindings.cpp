@@ -233,15 +233,16 @@ LogicalResult HeliaAssignBindings::chooseConstantHomes() {
     plan.offset = offset;
     offset += plan.alignedSize;
   }
-  for (const auto &[key, size] : next)
-    if (size > 0) {
-      addArenaBytes(key, size);
-      // A staged arena also keeps its source blob in the source memory.
-      if (key.source != key.memory)
-        addArenaBytes({ArenaRole::Constant, key.source, key.source + "@blob",
-                       false},
-                      size);
-    }
+  // Every key has a binding pointing at it, so every key gets its arena,
+  // even when its constants are all empty (tensor<0xf32>).
+  for (const auto &[key, size] : next) {
+    addArenaBytes(key, size);
+    // A staged arena also keeps its source blob in the source memory.
+    if (key.source != key.memory && size > 0)
+      addArenaBytes({ArenaRole::Constant, key.source, key.source + "@blob",
+                     false},
+                    size);
+  }
   return success();
 }
 
