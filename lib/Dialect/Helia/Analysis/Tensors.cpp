@@ -1,6 +1,7 @@
 //===- Tensors.cpp - which values are planned tensors ---------------------===//
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -120,10 +121,15 @@ static LogicalResult checkPlannable(Value value, Location loc,
     return emitError(loc) << what << " has dynamic shape " << type
                           << "; helia plans only statically shaped tensors "
                              "(give every dimension a size)";
-  if (!getTensorByteSize(type))
+  std::optional<uint64_t> bytes = getTensorByteSize(type);
+  if (!bytes)
     return emitError(loc) << what << " of type " << type
                           << " has no byte size (element type without a bit "
                              "width, or more than 2^64 bytes)";
+  if (*bytes > kMaxTensorBytes)
+    return emitError(loc) << what << " of type " << type << " takes "
+                          << *bytes
+                          << " bytes; helia plans tensors of up to 2^40 bytes";
   return success();
 }
 

@@ -54,6 +54,9 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size == 0)
     return emitError() << "memory '" << name
                        << "' has size 0; give it a positive size in bytes";
+  if (size > kMaxMemoryBytes)
+    return emitError() << "memory '" << name << "' has size " << size
+                       << "; helia supports memories of up to 2^62 bytes";
   return success();
 }
 
@@ -74,6 +77,9 @@ PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (alignment == 0 || !llvm::isPowerOf2_64(alignment))
     return emitError() << "platform '" << name << "' alignment " << alignment
                        << " is not a positive power of two";
+  if (alignment > kMaxTensorBytes)
+    return emitError() << "platform '" << name << "' alignment " << alignment
+                       << " is larger than 2^40 bytes";
   llvm::StringSet<> names;
   for (auto memory : memories.getAsRange<MemoryDescAttr>()) {
     if (!names.insert(memory.getName()).second)

@@ -124,6 +124,10 @@ LogicalResult HeliaAssignBindings::parseLimits() {
       return emitError(getOperation().getLoc())
              << "memory-limit '" << entry
              << "' is not name=bytes (e.g. dtcm=65536)";
+    if (value > kMaxMemoryBytes)
+      return emitError(getOperation().getLoc())
+             << "memory-limit '" << entry
+             << "' is larger than the 2^62 bytes helia supports";
     if (!platformAttr.lookupMemory(name))
       return emitError(getOperation().getLoc())
              << "memory-limit names unknown memory '" << name

@@ -18,6 +18,13 @@ namespace mlir::helia {
 /// one.
 inline constexpr llvm::StringLiteral kDefaultPlatformName = "apollo510_evb";
 
+/// Largest tensor and largest platform alignment helia plans, in bytes. No
+/// microcontroller addresses more; the bound keeps every sum of sizes and
+/// offsets the planner forms far from int64 overflow.
+inline constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+/// Largest memory size (and memory-limit) helia accepts, in bytes.
+inline constexpr uint64_t kMaxMemoryBytes = uint64_t(1) << 62;
+
 /// Names of the built-in presets, in a stable order.
 ArrayRef<StringRef> getPlatformPresetNames();
 
