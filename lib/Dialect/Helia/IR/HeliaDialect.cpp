@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -223,8 +224,13 @@ LogicalResult BindingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 /// inside it, and the offset honours the arena's alignment.
 static LogicalResult verifyBindingAgainstArena(Operation *anchor,
                                                BindingAttr binding, Type type) {
-  auto arena = SymbolTable::lookupNearestSymbolFrom<ArenaOp>(
-      anchor, binding.getArena());
+  // Arenas live in the module: an unregistered op with regions between the
+  // anchor and the module counts as a symbol table of its own, so do not
+  // look for the nearest one.
+  auto module = anchor->getParentOfType<ModuleOp>();
+  auto arena = dyn_cast_or_null<ArenaOp>(
+      module ? SymbolTable::lookupSymbolIn(module, binding.getArena())
+             : nullptr);
   if (!arena)
     return anchor->emitOpError("binding names arena ")
            << binding.getArena() << " which is not a helia.arena";
@@ -241,9 +247,15 @@ static LogicalResult verifyBindingAgainstArena(Operation *anchor,
   if (auto shaped = dyn_cast<ShapedType>(type);
       shaped && shaped.hasStaticShape() &&
       shaped.getElementType().isIntOrIndexOrFloat()) {
-    uint64_t bits = shaped.getElementTypeBitWidth();
-    uint64_t bytes = shaped.getNumElements() * ((bits + 7) / 8);
-    if (binding.getOffset() + bytes > static_cast<uint64_t>(arena.getSize()))
+    // Checked arithmetic: a hand-written binding may sit on a type of more
+    // than 2^64 bytes.
+    int64_t bytes = (shaped.getElementTypeBitWidth() + 7) / 8;
+    bool overflow = false;
+    for (int64_t dim : shaped.getShape())
+      overflow |= llvm::MulOverflow(bytes, dim, bytes);
+    uint64_t size = static_cast<uint64_t>(arena.getSize());
+    if (overflow || static_cast<uint64_t>(bytes) > size ||
+        binding.getOffset() > size - static_cast<uint64_t>(bytes))
       return anchor->emitOpError("tensor of ")
              << bytes << " bytes at offset " << binding.getOffset()
              << " overruns arena " << binding.getArena() << " of "
