@@ -139,6 +139,16 @@ mlir::helia::collectTensors(FunctionOpInterface func) {
   if (func.isExternal())
     return tensors;
   Region &body = func.getFunctionBody();
+  // Lifetimes are intervals of program order, which a branch back to an
+  // earlier block would break (a value read again after its slot was
+  // reused).
+  if (!body.hasOneBlock())
+    return emitError(func.getLoc())
+               << "function '" << func.getName() << "' has "
+               << body.getBlocks().size()
+               << " blocks; helia plans function bodies of one block "
+                  "(express control flow with scf ops)",
+           failure();
   uint64_t nextId = 0;
   bool ok = true;
   auto add = [&](Value value, Location loc, const Twine &what) {
