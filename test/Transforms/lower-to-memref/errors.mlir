@@ -108,3 +108,17 @@ module {
   // expected-error @below {{symbol @model_hydrate_constants is taken; helia-lower-to-memref generates a function of that name (choose another prefix=)}}
   memref.global "private" @model_hydrate_constants : memref<4xf32> = uninitialized
 }
+
+// -----
+
+// Plans are made on the schedule of one block.
+
+module {
+  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
+  // expected-error @below {{planned function has 2 blocks; helia-lower-to-memref lowers single-block bodies (structure control flow with scf first)}}
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+    cf.br ^bb1
+  ^bb1:
+    return %x : tensor<4xf32>
+  }
+}

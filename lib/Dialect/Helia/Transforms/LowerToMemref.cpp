@@ -288,6 +288,11 @@ LogicalResult HeliaLowerToMemref::checkModule(ModuleOp module) {
 
 /// Records the binding of every tensor of `func`; every tensor needs one.
 LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("planned function has ")
+           << func.getBody().getBlocks().size()
+           << " blocks; helia-lower-to-memref lowers single-block bodies "
+              "(structure control flow with scf first)";
   FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
   if (failed(tensors))
     return failure();
