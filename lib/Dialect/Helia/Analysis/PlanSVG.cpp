@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -38,6 +39,9 @@ constexpr int kFontSize = 10;
 /// Approximate advance of one character of the label font.
 constexpr double kCharWidth = 6.1;
 
+/// The header names at most this many functions.
+constexpr size_t kMaxTitleFunctions = 8;
+
 constexpr const char *kScratchColor = "#4e79a7";
 constexpr const char *kPersistentColor = "#f28e2b";
 constexpr const char *kConstantColor = "#59a14f";
@@ -55,6 +59,39 @@ struct Slot {
   bool stream;
 };
 } // namespace
+
+namespace {
+/// The step of an arena with the most live bytes.
+struct Peak {
+  std::string function;
+  int64_t step;
+  int64_t bytes;
+};
+} // namespace
+
+/// The peak of `slots`, as the report chooses it: the most live bytes, ties
+/// to the first (function name, step). A sweep over lifetime ends, so that
+/// long lifetimes cost nothing.
+static std::optional<Peak> findPeak(ArrayRef<Slot> slots) {
+  std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
+  for (const Slot &slot : slots) {
+    deltas[{slot.tensor->function, slot.firstStep}] += slot.tensor->size;
+    deltas[{slot.tensor->function, slot.lastStep + 1}] -= slot.tensor->size;
+  }
+  std::optional<Peak> peak;
+  StringRef function;
+  int64_t live = 0;
+  for (const auto &[key, delta] : deltas) {
+    if (key.first != function) {
+      function = key.first;
+      live = 0;
+    }
+    live += delta;
+    if (!peak || live > peak->bytes)
+      peak = Peak{key.first.str(), key.second, live};
+  }
+  return peak;
+}
 
 static std::string escape(StringRef text) {
   std::string result;
@@ -192,7 +229,11 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
   os << "<text x=\"" << px(kMarginLeft) << "\" y=\"22\" font-size=\"15\" "
      << "font-weight=\"bold\">helia memory plan: platform "
      << escape(platform) << ", function" << (functions.size() == 1 ? " " : "s ")
-     << escape(llvm::join(functions, ", ")) << "</text>\n";
+     << escape(llvm::join(ArrayRef(functions).take_front(kMaxTitleFunctions),
+                          ", "));
+  if (functions.size() > kMaxTitleFunctions)
+    os << ", ... (" << functions.size() << " functions)";
+  os << "</text>\n";
   double legendX = kMarginLeft;
   for (auto [color, label] :
        {std::pair{kScratchColor, "scratch"},
@@ -220,15 +261,9 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
     // tensors hold them for the whole run.
     bool reused = arena.role == ArenaRole::Scratch;
 
-    // The peak: the step with the most live bytes, the report's choice.
-    std::map<std::pair<std::string, int64_t>, int64_t> live;
+    std::optional<Peak> peak;
     if (reused)
-      for (const Slot &slot : arenaSlots)
-        for (int64_t s = slot.firstStep; s <= slot.lastStep; ++s)
-          live[{slot.tensor->function, s}] += slot.tensor->size;
-    auto peak = std::max_element(
-        live.begin(), live.end(),
-        [](const auto &a, const auto &b) { return a.second < b.second; });
+      peak = findPeak(arenaSlots);
 
     std::string kind = arena.stream ? "stream pool"
                        : arena.role != ArenaRole::Constant ? "read-write"
@@ -248,10 +283,9 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
        << arenaSlots.size() << " tensor" << (arenaSlots.size() == 1 ? "" : "s");
     if (!reused)
       os << ", held for the whole run";
-    if (peak != live.end())
-      os << "; peak " << peak->second << " bytes at step "
-         << peak->first.second
-         << (functions.size() > 1 ? " of " + escape(peak->first.first) : "");
+    if (peak)
+      os << "; peak " << peak->bytes << " bytes at step " << peak->step
+         << (functions.size() > 1 ? " of " + escape(peak->function) : "");
     os << "</text>\n";
 
     // The plot, in steps and bytes.
@@ -287,11 +321,10 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
     os << "</svg>\n";
 
     // The peak marker, under the labels.
-    if (peak != live.end()) {
+    if (peak) {
       double x = kMarginLeft +
-                 (baseOf.lookup(peak->first.first) + peak->first.second + 0.5) *
-                     pxPerStep;
-      os << "<line class=\"peak\" data-step=\"" << peak->first.second
+                 (baseOf.lookup(peak->function) + peak->step + 0.5) * pxPerStep;
+      os << "<line class=\"peak\" data-step=\"" << peak->step
          << "\" x1=\"" << px(x) << "\" y1=\"" << px(plotTop - 4)
          << "\" x2=\"" << px(x) << "\" y2=\"" << px(plotTop + kPlotHeight)
          << "\" stroke=\"" << kPeakColor
@@ -356,8 +389,10 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
         os << "<line x1=\"" << px(x) << "\" y1=\"" << px(plotTop)
            << "\" x2=\"" << px(x) << "\" y2=\"" << px(axisY + 28)
            << "\" stroke=\"#444444\" stroke-dasharray=\"2 2\"/>\n";
-      os << "<text x=\"" << px(x + 2) << "\" y=\"" << px(axisY + 28)
-         << "\">step of " << escape(f) << "</text>\n";
+      std::string label = "step of " + f;
+      if (label.size() * kCharWidth + 4 <= steps * pxPerStep)
+        os << "<text x=\"" << px(x + 2) << "\" y=\"" << px(axisY + 28)
+           << "\">" << escape(label) << "</text>\n";
     }
 
     os << "</g>\n";
