@@ -1,8 +1,25 @@
 // A small keyword-spotting style CNN in TOSA: conv -> relu -> depthwise
 // conv -> residual add -> average pool -> fully connected. Tensor names come
 // from the locations, so rules can match them (see tiny_cnn.rules.json).
+// @main is the host harness: it copies the pinned weights into DTCM once
+// (@model_hydrate_constants, which helia-lower-to-memref defines), feeds an
+// input, calls the model and prints the result; `helia.unplanned` keeps the
+// planner away from it.
 module attributes {helia.platform = "apollo510_evb"} {
-  func.func @main(%input: tensor<1x8x8x2xf32> loc("input")) -> tensor<1x4xf32> {
+  func.func private @model_hydrate_constants()
+
+  func.func @main() attributes {helia.unplanned} {
+    func.call @model_hydrate_constants() : () -> ()
+    %input = arith.constant dense<1.0> : tensor<1x8x8x2xf32>
+    %logits = func.call @model(%input) : (tensor<1x8x8x2xf32>) -> tensor<1x4xf32>
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %v = vector.transfer_read %logits[%c0, %c0], %pad : tensor<1x4xf32>, vector<4xf32>
+    vector.print %v : vector<4xf32>
+    return
+  }
+
+  func.func @model(%input: tensor<1x8x8x2xf32> loc("input")) -> tensor<1x4xf32> {
     %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32> loc("zero_point")
     %w1 = "tosa.const"() {values = dense<0.125> : tensor<4x3x3x2xf32>} : () -> tensor<4x3x3x2xf32> loc("conv1/weights")
     %b1 = "tosa.const"() {values = dense<0.5> : tensor<4xf32>} : () -> tensor<4xf32> loc("conv1/bias")

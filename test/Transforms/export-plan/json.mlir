@@ -43,6 +43,7 @@
 // CHECK:      "tensors": [
 // CHECK:          "function": "f",
 // CHECK-NEXT:     "tensor_id": 0,
+// CHECK-NEXT:     "buffer": 0,
 // CHECK-NEXT:     "name": "x",
 // CHECK-NEXT:     "kind": "scratch",
 // CHECK-NEXT:     "size": 64,

@@ -74,14 +74,16 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
     plan.memories.push_back(entry);
   }
 
+  unsigned numBuffers = 0;
   for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
+    if (!isPlannedFunction(func))
       continue;
     FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
     if (failed(analysis))
       return failure();
     plan.functions.push_back(func.getName().str());
     for (const BufferInfo &buffer : analysis->getBuffers()) {
+      unsigned bufferId = numBuffers++;
       for (unsigned member : buffer.members) {
         const TensorInfo &info = analysis->getTensors()[member];
         BindingAttr binding = getBinding(info.value);
@@ -99,6 +101,8 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
         PlanTensor tensor;
         tensor.function = func.getName().str();
         tensor.tensorId = info.id;
+        tensor.buffer = bufferId;
+        tensor.primary = member == buffer.members.front();
         tensor.name = info.name ? info.name.getValue().str() : "";
         tensor.kind = info.kind;
         tensor.size = static_cast<int64_t>(
@@ -174,6 +178,7 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
         json.object([&] {
           json.attribute("function", t.function);
           json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
+          json.attribute("buffer", static_cast<int64_t>(t.buffer));
           json.attribute("name", t.name);
           json.attribute("kind", stringifyTensorKind(t.kind));
           json.attribute("size", t.size);

@@ -13,7 +13,7 @@ FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
   SmallVector<FunctionOpInterface> funcs;
   llvm::StringMap<unsigned> index;
   for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
+    if (!isPlannedFunction(func))
       continue;
     index[func.getName()] = funcs.size();
     funcs.push_back(func);

@@ -59,15 +59,18 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
                        (long long)a.size, kind);
   }
 
-  // Largest tensors first; ties in program order.
+  // Largest buffers first (each through the tensor that defines it); ties in
+  // program order.
   std::vector<const PlanTensor *> bySize;
   for (const PlanTensor &t : tensors)
-    bySize.push_back(&t);
+    if (t.primary)
+      bySize.push_back(&t);
   llvm::stable_sort(bySize, [](const PlanTensor *a, const PlanTensor *b) {
     return a->size > b->size;
   });
   unsigned shown = std::min<size_t>(topTensors, bySize.size());
-  os << "\nLargest tensors (" << shown << " of " << tensors.size() << ")\n";
+  os << "\nLargest buffers (" << shown << " of " << bySize.size()
+     << "; tensors that share storage are listed once)\n";
   os << llvm::format("  %-40s %-16s %12s %-28s %10s  %s\n", "tensor", "kind",
                      "bytes", "arena", "offset", "steps");
   for (const PlanTensor *t : ArrayRef(bySize).take_front(shown)) {
@@ -113,23 +116,36 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   for (auto [index, arena] : llvm::enumerate(arenas)) {
     if (arena.role != ArenaRole::Scratch || arena.stream)
       continue;
-    std::map<std::pair<std::string, int64_t>, int64_t> live;
+    // Sweep over lifetime events per function: O(n log n).
+    std::vector<std::tuple<std::string, int64_t, int64_t>> events;
     for (const PlanTensor &t : tensors)
-      if (t.arena == index)
-        for (int64_t s = t.firstStep; s <= t.lastStep; ++s)
-          live[{t.function, s}] += t.size;
-    if (live.empty())
+      if (t.arena == index && t.primary) {
+        events.emplace_back(t.function, t.firstStep, t.size);
+        events.emplace_back(t.function, t.lastStep + 1, -t.size);
+      }
+    if (events.empty())
       continue;
-    auto peak = std::max_element(
-        live.begin(), live.end(),
-        [](const auto &a, const auto &b) { return a.second < b.second; });
+    llvm::sort(events);
+    std::optional<std::pair<std::pair<std::string, int64_t>, int64_t>> peak;
+    int64_t current = 0;
+    for (size_t e = 0; e < events.size(); ++e) {
+      const auto &[function, step, delta] = events[e];
+      if (e > 0 && std::get<0>(events[e - 1]) != function)
+        current = 0;
+      current += delta;
+      bool lastAtStep = e + 1 == events.size() ||
+                        std::get<0>(events[e + 1]) != function ||
+                        std::get<1>(events[e + 1]) != step;
+      if (lastAtStep && (!peak || current > peak->second))
+        peak = {{function, step}, current};
+    }
     os << "  " << arena.name << ": " << formatBytes(peak->second)
        << " live at step " << peak->first.second;
     if (qualify)
       os << " of " << peak->first.first;
     os << " (arena " << arena.size << " bytes):";
     for (const PlanTensor &t : tensors)
-      if (t.arena == index && t.function == peak->first.first &&
+      if (t.arena == index && t.primary && t.function == peak->first.first &&
           t.firstStep <= peak->first.second &&
           peak->first.second <= t.lastStep)
         os << " " << tensorLabel(t, false) << " (" << t.size << ")";

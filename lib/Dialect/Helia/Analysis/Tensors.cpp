@@ -11,6 +11,11 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+bool mlir::helia::isPlannedFunction(FunctionOpInterface func) {
+  return !func.isExternal() &&
+         !func->hasAttr(HeliaDialect::getUnplannedAttrName());
+}
+
 bool mlir::helia::isTensorValue(Value value) {
   return isa<TensorType>(value.getType());
 }

@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/GlobPattern.h"
@@ -310,6 +311,12 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
   if (name == getConstantAttrName() || name == getPersistentAttrName()) {
     if (!isa<UnitAttr>(value))
       return op->emitOpError("'") << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == getUnplannedAttrName()) {
+    if (!isa<UnitAttr>(value) || !isa<FunctionOpInterface>(op))
+      return op->emitOpError("'")
+             << name << "' must be a unit attribute on a function";
     return success();
   }
   if (name == getPlacementAttrName()) {

@@ -43,11 +43,24 @@ void mlir::helia::buildHeliaMemoryPipeline(
     exportPlan.platform = options.platform;
     pm.addPass(createHeliaExportPlan(exportPlan));
   }
+
+  if (!options.lower)
+    return;
+  HeliaLowerToMemrefOptions lowerOptions;
+  lowerOptions.arenaMode = options.arenaMode;
+  lowerOptions.prefix = options.prefix;
+  pm.addPass(createHeliaLowerToMemref(lowerOptions));
+  if (!options.lowerCopies)
+    return;
+  HeliaLowerCopiesOptions copies;
+  copies.mode = options.copyMode;
+  pm.addPass(createHeliaLowerCopies(copies));
 }
 
 void mlir::helia::registerHeliaPipelines() {
   PassPipelineRegistration<HeliaMemoryPipelineOptions>(
       "helia-memory-pipeline",
-      "Resolve placements, assign bindings and verify the plan",
+      "Resolve placements, assign bindings, verify the plan, and lower it "
+      "(lower=true)",
       buildHeliaMemoryPipeline);
 }

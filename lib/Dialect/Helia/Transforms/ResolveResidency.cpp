@@ -371,6 +371,8 @@ void HeliaResolveResidency::runOnOperation() {
   StringAttr placementName =
       StringAttr::get(ctx, HeliaDialect::getPlacementAttrName());
   for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (!isPlannedFunction(func))
+      continue;
     FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
     if (failed(tensors)) {
       ok = false;

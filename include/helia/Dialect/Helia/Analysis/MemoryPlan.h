@@ -41,6 +41,12 @@ struct PlanArena {
 struct PlanTensor {
   std::string function;
   uint64_t tensorId = 0;
+  /// The buffer holding the tensor, numbered across the plan: tensors that
+  /// share storage (views, destination-style results) share it.
+  unsigned buffer = 0;
+  /// True for the first tensor of its buffer (the one that defines the
+  /// storage); reports count each buffer once through it.
+  bool primary = true;
   std::string name;
   TensorKind kind;
   int64_t size = 0;

@@ -26,6 +26,10 @@ struct TensorInfo {
   TensorKind kind;
 };
 
+/// True for functions the planning passes plan: those with a body and
+/// without `helia.unplanned`.
+bool isPlannedFunction(FunctionOpInterface func);
+
 /// True for values helia plans: values of tensor type.
 bool isTensorValue(Value value);
 

@@ -59,6 +59,11 @@ def Helia_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getConstantAttrName() {
       return ::llvm::StringLiteral("helia.constant");
     }
+    /// Function attribute: the planning passes leave this function alone
+    /// (a test harness or host code around the planned model).
+    static constexpr ::llvm::StringLiteral getUnplannedAttrName() {
+      return ::llvm::StringLiteral("helia.unplanned");
+    }
     /// Op or argument attribute that marks a tensor persistent.
     static constexpr ::llvm::StringLiteral getPersistentAttrName() {
       return ::llvm::StringLiteral("helia.persistent");

@@ -3,6 +3,7 @@
 #ifndef HELIA_DIALECT_HELIA_PIPELINES_PIPELINES_H
 #define HELIA_DIALECT_HELIA_PIPELINES_PIPELINES_H
 
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Planner.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -62,10 +63,40 @@ struct HeliaMemoryPipelineOptions
       *this, "plan-svg",
       llvm::cl::desc("Also write the SVG timeline of every arena to this path "
                      "('-': stdout)")};
+  PassOptions::Option<bool> lower{
+      *this, "lower",
+      llvm::cl::desc("Lower the plan to memref (helia-lower-to-memref)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<ArenaMode> arenaMode{
+      *this, "arena-mode", llvm::cl::desc("How writable arenas are lowered"),
+      llvm::cl::init(ArenaMode::Global),
+      llvm::cl::values(
+          clEnumValN(ArenaMode::Global, "global", "one memref.global per arena"),
+          clEnumValN(ArenaMode::Alloc, "alloc",
+                     "arena arguments allocated by <prefix>_alloc_arenas"),
+          clEnumValN(ArenaMode::Arg, "arg",
+                     "arena arguments supplied by the caller"))};
+  PassOptions::Option<std::string> prefix{
+      *this, "prefix",
+      llvm::cl::desc("Prefix of the generated functions (default: the first "
+                     "planned function's name)")};
+  PassOptions::Option<bool> lowerCopies{
+      *this, "lower-copies",
+      llvm::cl::desc("Also lower helia.hydrate/helia.stream and erase the "
+                     "memory spaces (helia-lower-copies), so that upstream "
+                     "passes take the module to LLVM"),
+      llvm::cl::init(false)};
+  PassOptions::Option<CopyMode> copyMode{
+      *this, "copy-mode",
+      llvm::cl::desc("What hydrate and stream copies become"),
+      llvm::cl::init(CopyMode::Copy),
+      llvm::cl::values(clEnumValN(CopyMode::Copy, "copy", "memref.copy"),
+                       clEnumValN(CopyMode::Dma, "dma",
+                                  "memref.dma_start + memref.dma_wait"))};
 };
 
-/// Adds resolve, assign and verify-plan (and the JSON export when asked) to
-/// `pm`, which must run on a builtin.module.
+/// Adds resolve, assign and verify-plan (and the export when asked, and the
+/// lowering with `lower`) to `pm`, which must run on a builtin.module.
 void buildHeliaMemoryPipeline(OpPassManager &pm,
                               const HeliaMemoryPipelineOptions &options);
 
