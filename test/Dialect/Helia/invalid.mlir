@@ -279,3 +279,13 @@ func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
   helia.stream %a, %b : memref<2xindex>, memref<16xi8>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'helia.unplanned' must be a unit attribute on a function}}
+"test.op"() {helia.unplanned} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'helia.unplanned' must be a unit attribute on a function}}
+func.func private @f() attributes {helia.unplanned = 1}
