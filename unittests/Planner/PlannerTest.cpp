@@ -1,8 +1,428 @@
+//===- PlannerTest.cpp - Tests of the packing library ---------------------===//
+//
+// Part of the helia project.
+//
+//===----------------------------------------------------------------------===//
+
 #include "helia/Planner/Planner.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
-TEST(Planner, Empty) {
-  helia::planner::Problem problem;
-  auto solution = helia::planner::plan(problem);
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+
+using namespace helia::planner;
+
+namespace {
+
+/// A buffer in TFLM terms: aligned size, first and last scope.
+Buffer makeBuffer(int64_t id, int64_t size, int64_t first, int64_t last) {
+  Buffer buffer;
+  buffer.id = id;
+  buffer.size = size;
+  buffer.firstStep = first;
+  buffer.lastStep = last;
+  return buffer;
+}
+
+struct TflmRow {
+  int64_t id, size, first, last, offset;
+};
+
+/// Checks greedy-by-size against offsets that TFLite Micro's own
+/// GreedyMemoryPlanner produced (../shared/bench/models/plans).
+void expectTflmOffsets(llvm::ArrayRef<TflmRow> rows, int64_t arena) {
+  Problem problem;
+  for (const TflmRow &row : rows)
+    problem.buffers.push_back(
+        makeBuffer(row.id, row.size, row.first, row.last));
+  Options options;
+  options.algorithm = Algorithm::GreedyBySize;
+  llvm::Expected<Solution> solution = plan(problem, options);
+  ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+  EXPECT_EQ(solution->peak, arena);
+  for (auto [row, offset] : llvm::zip_equal(rows, solution->offsets))
+    EXPECT_EQ(offset, row.offset) << "tensor " << row.id;
+}
+
+TEST(PlannerTflm, Ad01Fp32) {
+  // ad01_fp32.tflm_plan.tsv: equal sizes exercise TFLM's tie order.
+  TflmRow rows[] = {
+      {0, 2560, 0, 1, 0},     {21, 512, 1, 2, 2560}, {22, 512, 2, 3, 0},
+      {23, 512, 3, 4, 512},   {24, 512, 4, 5, 0},    {25, 32, 5, 6, 512},
+      {26, 512, 6, 7, 0},     {27, 512, 7, 8, 512},  {28, 512, 8, 9, 0},
+      {29, 512, 9, 10, 2560}, {30, 2560, 10, 10, 0}};
+  expectTflmOffsets(rows, 3072);
+}
+
+TEST(PlannerTflm, AudioPreprocessorFloat) {
+  // audio_preprocessor_float.tflm_plan.tsv: TFLM is 45% above the bound.
+  TflmRow rows[] = {
+      {0, 960, 0, 1, 0},       {15, 960, 1, 2, 960},   {16, 960, 2, 3, 0},
+      {17, 960, 3, 4, 1040},   {18, 16, 3, 11, 3024},  {19, 1040, 4, 5, 0},
+      {20, 1040, 5, 6, 1040},  {21, 1040, 6, 7, 0},    {22, 944, 7, 8, 2080},
+      {23, 1040, 8, 9, 1040},  {24, 1040, 9, 10, 0},   {25, 320, 10, 11, 1040},
+      {26, 160, 11, 12, 0},    {27, 160, 12, 13, 320}, {28, 160, 12, 13, 160},
+      {29, 160, 13, 14, 0},    {30, 80, 14, 15, 320},  {31, 160, 15, 16, 160},
+      {32, 160, 16, 16, 0}};
+  expectTflmOffsets(rows, 3040);
+
+  // The default algorithm reaches the lower bound on the same problem.
+  Problem problem;
+  for (const TflmRow &row : rows)
+    problem.buffers.push_back(
+        makeBuffer(row.id, row.size, row.first, row.last));
+  llvm::Expected<Solution> best = plan(problem);
+  ASSERT_TRUE(!!best) << llvm::toString(best.takeError());
+  EXPECT_EQ(best->lowerBound, 2096);
+  EXPECT_EQ(best->peak, 2096);
+  EXPECT_TRUE(best->optimal);
+  EXPECT_FALSE(verify(problem, best->offsets));
+}
+
+TEST(PlannerTflm, MicroSpeechQuantized) {
+  TflmRow rows[] = {{2, 4000, 2, 3, 0},
+                    {3, 1968, 0, 1, 0},
+                    {4, 1968, 1, 2, 4000},
+                    {6, 16, 3, 4, 4000},
+                    {9, 16, 4, 4, 0}};
+  expectTflmOffsets(rows, 5968);
+}
+
+TEST(PlannerTflm, OfflineOffsetsComeFirst) {
+  // A fixed buffer keeps its offset; the others fill around it.
+  Problem problem;
+  problem.buffers = {makeBuffer(0, 64, 0, 3), makeBuffer(1, 32, 0, 1),
+                     makeBuffer(2, 32, 2, 3)};
+  problem.buffers[0].fixedOffset = 32;
+  Options options;
+  options.algorithm = Algorithm::GreedyBySize;
+  llvm::Expected<Solution> solution = plan(problem, options);
+  ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+  EXPECT_EQ(solution->offsets, (std::vector<int64_t>{32, 0, 0}));
+  EXPECT_EQ(solution->peak, 96);
+}
+
+TEST(Planner, AlgorithmNames) {
+  for (Algorithm algorithm : getAllAlgorithms())
+    EXPECT_EQ(symbolizeAlgorithm(stringifyAlgorithm(algorithm)), algorithm);
+  EXPECT_EQ(stringifyAlgorithm(Algorithm::GreedyBySize), "greedy-by-size");
+  EXPECT_EQ(stringifyAlgorithm(Algorithm::Best), "best");
+  EXPECT_FALSE(symbolizeAlgorithm("greedy"));
+}
+
+TEST(Planner, LifetimesAreClosed) {
+  // [0, 1] and [1, 2] share step 1, so they conflict; [3, 4] does not.
+  std::vector<Buffer> buffers = {makeBuffer(0, 10, 0, 1),
+                                 makeBuffer(1, 20, 1, 2),
+                                 makeBuffer(2, 25, 3, 4)};
+  int64_t step = -1;
+  EXPECT_EQ(lowerBound(buffers, &step), 30);
+  EXPECT_EQ(step, 1);
+  EXPECT_EQ(buffersLiveAt(buffers, 1), (std::vector<size_t>{0, 1}));
+  for (Algorithm algorithm : getAllAlgorithms()) {
+    Problem problem{buffers, std::nullopt};
+    Options options;
+    options.algorithm = algorithm;
+    llvm::Expected<Solution> solution = plan(problem, options);
+    ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+    EXPECT_EQ(solution->peak, 30);
+    EXPECT_FALSE(verify(problem, solution->offsets));
+  }
+}
+
+TEST(Planner, EmptyAndZeroSize) {
+  Problem empty;
+  llvm::Expected<Solution> solution = plan(empty);
   ASSERT_TRUE(!!solution);
   EXPECT_EQ(solution->peak, 0);
+  EXPECT_TRUE(solution->offsets.empty());
+
+  Problem zeros;
+  zeros.buffers = {makeBuffer(0, 0, 0, 5), makeBuffer(1, 8, 0, 5)};
+  solution = plan(zeros);
+  ASSERT_TRUE(!!solution);
+  EXPECT_EQ(solution->peak, 8);
+  EXPECT_EQ(solution->offsets, (std::vector<int64_t>{0, 0}));
 }
+
+TEST(Planner, CapacityExceeded) {
+  Problem problem;
+  problem.buffers = {makeBuffer(7, 100, 0, 2), makeBuffer(8, 50, 1, 3),
+                     makeBuffer(9, 70, 4, 5)};
+  problem.capacity = 120;
+  llvm::Expected<Solution> solution = plan(problem);
+  ASSERT_FALSE(!!solution);
+  bool handled = false;
+  llvm::handleAllErrors(solution.takeError(), [&](const PlanError &error) {
+    handled = true;
+    EXPECT_EQ(error.getKind(), PlanErrorKind::CapacityExceeded);
+    EXPECT_EQ(error.getRequired(), 150);
+    EXPECT_EQ(error.getCapacity(), 120);
+    EXPECT_EQ(error.getBuffers(), (llvm::ArrayRef<size_t>{0, 1}));
+    EXPECT_NE(error.getMessage().find("short by 30"), llvm::StringRef::npos)
+        << error.getMessage().str();
+  });
+  EXPECT_TRUE(handled);
+
+  problem.capacity = 150;
+  solution = plan(problem);
+  ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+  EXPECT_EQ(solution->peak, 150);
+}
+
+PlanErrorKind errorKind(llvm::Error error) {
+  PlanErrorKind kind = PlanErrorKind::InvalidBuffer;
+  bool seen = false;
+  llvm::handleAllErrors(std::move(error), [&](const PlanError &planError) {
+    kind = planError.getKind();
+    seen = true;
+  });
+  EXPECT_TRUE(seen);
+  return kind;
+}
+
+TEST(Planner, InvalidInputs) {
+  auto expectInvalid = [](Buffer buffer) {
+    Problem problem;
+    problem.buffers = {makeBuffer(0, 4, 0, 0), buffer};
+    llvm::Expected<Solution> solution = plan(problem);
+    ASSERT_FALSE(!!solution);
+    EXPECT_EQ(errorKind(solution.takeError()), PlanErrorKind::InvalidBuffer);
+  };
+  expectInvalid(makeBuffer(1, -1, 0, 0));
+  expectInvalid(makeBuffer(1, 4, 3, 2));
+  Buffer badAlignment = makeBuffer(1, 4, 0, 0);
+  badAlignment.alignment = 0;
+  expectInvalid(badAlignment);
+  Buffer misaligned = makeBuffer(1, 4, 0, 0);
+  misaligned.alignment = 8;
+  misaligned.fixedOffset = 4;
+  expectInvalid(misaligned);
+  Buffer negative = makeBuffer(1, 4, 0, 0);
+  negative.fixedOffset = -16;
+  expectInvalid(negative);
+}
+
+TEST(Planner, InfeasibleFixedOffsets) {
+  Problem problem;
+  problem.buffers = {makeBuffer(0, 16, 0, 4), makeBuffer(1, 16, 2, 6)};
+  problem.buffers[0].fixedOffset = 0;
+  problem.buffers[1].fixedOffset = 8;
+  llvm::Expected<Solution> solution = plan(problem);
+  ASSERT_FALSE(!!solution);
+  EXPECT_EQ(errorKind(solution.takeError()),
+            PlanErrorKind::InfeasibleFixedOffsets);
+
+  // Disjoint lifetimes may share bytes.
+  problem.buffers[1].firstStep = 5;
+  solution = plan(problem);
+  ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+
+  // A fixed offset beyond the capacity is infeasible too.
+  problem.capacity = 20;
+  problem.buffers[1].fixedOffset = 16;
+  solution = plan(problem);
+  ASSERT_FALSE(!!solution);
+  EXPECT_EQ(errorKind(solution.takeError()),
+            PlanErrorKind::InfeasibleFixedOffsets);
+}
+
+TEST(Planner, VerifyFindsViolations) {
+  Problem problem;
+  problem.buffers = {makeBuffer(0, 16, 0, 4), makeBuffer(1, 16, 4, 6),
+                     makeBuffer(2, 16, 5, 9)};
+  problem.buffers[2].alignment = 16;
+  EXPECT_FALSE(verify(problem, {0, 16, 0}));
+  // Overlap at step 4.
+  EXPECT_EQ(errorKind(verify(problem, {0, 8, 32})),
+            PlanErrorKind::InvalidBuffer);
+  // Misaligned.
+  EXPECT_EQ(errorKind(verify(problem, {0, 16, 40})),
+            PlanErrorKind::InvalidBuffer);
+  // Fixed offset not kept.
+  problem.buffers[0].fixedOffset = 64;
+  EXPECT_EQ(errorKind(verify(problem, {0, 16, 0})),
+            PlanErrorKind::InvalidBuffer);
+  problem.buffers[0].fixedOffset.reset();
+  // Capacity.
+  problem.capacity = 24;
+  EXPECT_EQ(errorKind(verify(problem, {0, 16, 0})),
+            PlanErrorKind::CapacityExceeded);
+  // Wrong count.
+  EXPECT_EQ(errorKind(verify(problem, {0, 16})), PlanErrorKind::InvalidBuffer);
+}
+
+//===----------------------------------------------------------------------===//
+// Properties on random instances
+//===----------------------------------------------------------------------===//
+
+/// A random instance: graph-like short lifetimes with a few long ones, mixed
+/// sizes and alignments.
+Problem randomProblem(std::mt19937_64 &rng, size_t count, int64_t horizon) {
+  Problem problem;
+  const int64_t alignments[] = {1, 1, 2, 4, 8, 16};
+  for (size_t i = 0; i < count; ++i) {
+    Buffer buffer;
+    buffer.id = i;
+    buffer.size = rng() % 8 == 0 ? 0 : 1 + rng() % 200;
+    buffer.alignment = alignments[rng() % 6];
+    buffer.firstStep = rng() % horizon;
+    int64_t length = rng() % 5 == 0 ? rng() % horizon : rng() % 4;
+    buffer.lastStep = std::min(horizon - 1, buffer.firstStep + length);
+    problem.buffers.push_back(buffer);
+  }
+  return problem;
+}
+
+/// Fixes a random subset of buffers at offsets of a valid placement.
+void fixSome(std::mt19937_64 &rng, Problem &problem) {
+  Options options;
+  options.algorithm = Algorithm::Heuristic;
+  llvm::Expected<Solution> seed = plan(problem, options);
+  ASSERT_TRUE(!!seed);
+  for (auto [buffer, offset] : llvm::zip_equal(problem.buffers, seed->offsets))
+    if (rng() % 4 == 0)
+      buffer.fixedOffset = offset;
+}
+
+void checkSolution(const Problem &problem, const Solution &solution) {
+  ASSERT_EQ(solution.offsets.size(), problem.buffers.size());
+  llvm::Error error = verify(problem, solution.offsets);
+  ASSERT_FALSE(error) << llvm::toString(std::move(error));
+  EXPECT_EQ(solution.peak, computePeak(problem.buffers, solution.offsets));
+  EXPECT_GE(solution.peak, solution.lowerBound);
+  EXPECT_EQ(solution.lowerBound, lowerBound(problem.buffers));
+  for (auto [buffer, offset] : llvm::zip_equal(problem.buffers, solution.offsets)) {
+    EXPECT_EQ(offset % buffer.alignment, 0);
+    if (buffer.fixedOffset)
+      EXPECT_EQ(offset, *buffer.fixedOffset);
+  }
+}
+
+class RandomInstances : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(RandomInstances, Properties) {
+  std::mt19937_64 rng(42);
+  Options options;
+  options.algorithm = GetParam();
+  // Small budgets keep the suite fast; the search still runs to its limit on
+  // the instances the heuristics do not solve.
+  options.effort = 20'000;
+  for (int iteration = 0; iteration < 1500; ++iteration) {
+    Problem problem = randomProblem(rng, 2 + rng() % 40, 2 + rng() % 30);
+    if (iteration % 3 == 0)
+      fixSome(rng, problem);
+    llvm::Expected<Solution> solution = plan(problem, options);
+    ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+    checkSolution(problem, *solution);
+
+    // Deterministic.
+    llvm::Expected<Solution> again = plan(problem, options);
+    ASSERT_TRUE(!!again);
+    EXPECT_EQ(again->offsets, solution->offsets);
+
+    // Never worse than the TFLM replica.
+    if (options.algorithm != Algorithm::GreedyBySize) {
+      Options greedy;
+      greedy.algorithm = Algorithm::GreedyBySize;
+      llvm::Expected<Solution> baseline = plan(problem, greedy);
+      ASSERT_TRUE(!!baseline);
+      EXPECT_LE(solution->peak, baseline->peak);
+    }
+
+    // A capacity below the result is reported, at the result it holds.
+    if (solution->peak > 0) {
+      Problem limited = problem;
+      limited.capacity = solution->lowerBound - 1;
+      llvm::Expected<Solution> failed = plan(limited, options);
+      ASSERT_FALSE(!!failed);
+      // With fixed buffers, the offline plan alone may already not fit.
+      PlanErrorKind kind = errorKind(failed.takeError());
+      EXPECT_TRUE(kind == PlanErrorKind::CapacityExceeded ||
+                  (kind == PlanErrorKind::InfeasibleFixedOffsets &&
+                   llvm::any_of(problem.buffers, [](const Buffer &buffer) {
+                     return buffer.fixedOffset.has_value();
+                   })));
+      limited.capacity = solution->peak;
+      llvm::Expected<Solution> fits = plan(limited, options);
+      ASSERT_TRUE(!!fits) << llvm::toString(fits.takeError());
+      checkSolution(limited, *fits);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Planner, RandomInstances, ::testing::ValuesIn(getAllAlgorithms()),
+    [](const ::testing::TestParamInfo<Algorithm> &info) {
+      std::string name = stringifyAlgorithm(info.param).str();
+      llvm::erase(name, '-');
+      return name;
+    });
+
+/// The minimum peak by brute force: every placement can be compacted into
+/// one where buffers, taken in order of offset, each sit on the highest
+/// conflicting buffer before them; try all orders.
+int64_t bruteForcePeak(const Problem &problem) {
+  size_t n = problem.buffers.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> offsets(n);
+  do {
+    int64_t peak = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const Buffer &buffer = problem.buffers[order[k]];
+      int64_t offset = 0;
+      for (size_t j = 0; j < k; ++j) {
+        const Buffer &below = problem.buffers[order[j]];
+        if (buffer.overlapsInTime(below))
+          offset = std::max(offset, offsets[order[j]] + below.size);
+      }
+      offsets[order[k]] = offset;
+      peak = std::max(peak, offset + buffer.size);
+    }
+    best = std::min(best, peak);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+TEST(Planner, BestIsOptimalOnTinyInstances) {
+  std::mt19937_64 rng(7);
+  for (int iteration = 0; iteration < 300; ++iteration) {
+    Problem problem;
+    size_t count = 3 + rng() % 5;
+    for (size_t i = 0; i < count; ++i) {
+      int64_t first = rng() % 6;
+      problem.buffers.push_back(
+          makeBuffer(i, 1 + rng() % 9, first, first + rng() % 4));
+    }
+    llvm::Expected<Solution> solution = plan(problem);
+    ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+    EXPECT_EQ(solution->peak, bruteForcePeak(problem)) << "iteration "
+                                                       << iteration;
+    EXPECT_TRUE(solution->optimal);
+  }
+}
+
+TEST(Planner, LargeInstanceHeuristic) {
+  // Graph-like: most tensors live a few steps, some skip ahead, a few live
+  // long.
+  std::mt19937_64 rng(3);
+  Problem problem;
+  for (int64_t i = 0; i < 30000; ++i) {
+    int64_t length = rng() % 100 == 0 ? rng() % 3000 : rng() % 6;
+    problem.buffers.push_back(
+        makeBuffer(i, 16 * (1 + rng() % 64), i, i + length));
+  }
+  Options options;
+  options.algorithm = Algorithm::Heuristic;
+  llvm::Expected<Solution> solution = plan(problem, options);
+  ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+  checkSolution(problem, *solution);
+}
+
+} // namespace
