@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -105,6 +106,134 @@ private:
   SmallVector<BufferPlan> plans;
   /// Arena sizes decided so far, in deterministic key order.
   std::map<ArenaKey, int64_t> arenaSizes;
+};
+
+/// Live bytes per step under interval additions: add bytes over a range of
+/// steps, and ask for the largest total (with its leftmost step) or the
+/// largest total over a range, each in O(log steps). The spill loop and the
+/// stream budget ask it instead of re-packing after every change.
+class StepLoad {
+public:
+  explicit StepLoad(int64_t numSteps) {
+    while (width < numSteps)
+      width *= 2;
+    best.assign(2 * width, 0);
+    pending.assign(2 * width, 0);
+    argBest.resize(2 * width);
+    for (int64_t i = 0; i < width; ++i)
+      argBest[width + i] = i;
+    for (int64_t node = width - 1; node >= 1; --node)
+      argBest[node] = argBest[2 * node];
+  }
+  void add(int64_t first, int64_t last, int64_t bytes) {
+    add(1, 0, width - 1, first, last, bytes);
+  }
+  /// The largest total at any step, and the leftmost step that has it.
+  int64_t peak() const { return best[1]; }
+  int64_t peakStep() const { return argBest[1]; }
+  /// The largest total at a step of [first, last].
+  int64_t max(int64_t first, int64_t last) const {
+    return max(1, 0, width - 1, first, last);
+  }
+
+private:
+  void add(int64_t node, int64_t lo, int64_t hi, int64_t first, int64_t last,
+           int64_t bytes) {
+    if (last < lo || hi < first)
+      return;
+    if (first <= lo && hi <= last) {
+      best[node] += bytes;
+      pending[node] += bytes;
+      return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    add(2 * node, lo, mid, first, last, bytes);
+    add(2 * node + 1, mid + 1, hi, first, last, bytes);
+    int64_t side = best[2 * node] >= best[2 * node + 1] ? 2 * node
+                                                        : 2 * node + 1;
+    best[node] = best[side] + pending[node];
+    argBest[node] = argBest[side];
+  }
+  int64_t max(int64_t node, int64_t lo, int64_t hi, int64_t first,
+              int64_t last) const {
+    if (last < lo || hi < first)
+      return std::numeric_limits<int64_t>::min();
+    if (first <= lo && hi <= last)
+      return best[node];
+    int64_t mid = lo + (hi - lo) / 2;
+    return pending[node] + std::max(max(2 * node, lo, mid, first, last),
+                                    max(2 * node + 1, mid + 1, hi, first,
+                                        last));
+  }
+
+  int64_t width = 1;
+  std::vector<int64_t> best, pending, argBest;
+};
+
+/// Buffers that may spill, by lifetime: the largest one live at a step (ties:
+/// the first in member order) in O(log steps * log n). Each buffer sits in the
+/// heaps of the O(log steps) tree nodes that cover its lifetime; removal is
+/// lazy.
+class SpillCandidates {
+public:
+  explicit SpillCandidates(int64_t numSteps) {
+    while (width < numSteps)
+      width *= 2;
+    heaps.resize(2 * width);
+  }
+  void insert(int64_t first, int64_t last, int64_t bytes, unsigned position,
+              unsigned plan) {
+    insert(1, 0, width - 1, first, last, {bytes, -int64_t(position), plan});
+  }
+  void remove(unsigned plan) { removed.insert(plan); }
+  std::optional<unsigned> largestAt(int64_t step) {
+    std::optional<Entry> found;
+    int64_t node = 1, lo = 0, hi = width - 1;
+    while (true) {
+      std::vector<Entry> &heap = heaps[node];
+      while (!heap.empty() && removed.contains(std::get<2>(heap.front()))) {
+        std::pop_heap(heap.begin(), heap.end());
+        heap.pop_back();
+      }
+      if (!heap.empty() && (!found || *found < heap.front()))
+        found = heap.front();
+      if (lo == hi)
+        break;
+      int64_t mid = lo + (hi - lo) / 2;
+      if (step <= mid) {
+        node = 2 * node;
+        hi = mid;
+      } else {
+        node = 2 * node + 1;
+        lo = mid + 1;
+      }
+    }
+    if (!found)
+      return std::nullopt;
+    return std::get<2>(*found);
+  }
+
+private:
+  /// (bytes, -position, plan index): the heap's top is the largest buffer,
+  /// then the first in member order.
+  using Entry = std::tuple<int64_t, int64_t, unsigned>;
+  void insert(int64_t node, int64_t lo, int64_t hi, int64_t first,
+              int64_t last, const Entry &entry) {
+    if (last < lo || hi < first)
+      return;
+    if (first <= lo && hi <= last) {
+      heaps[node].push_back(entry);
+      std::push_heap(heaps[node].begin(), heaps[node].end());
+      return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    insert(2 * node, lo, mid, first, last, entry);
+    insert(2 * node + 1, mid + 1, hi, first, last, entry);
+  }
+
+  int64_t width = 1;
+  std::vector<std::vector<Entry>> heaps;
+  llvm::DenseSet<unsigned> removed;
 };
 
 } // namespace
@@ -356,23 +485,31 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
   int64_t budget = freeBytes(poolMemory);
   if (streamBudget > 0)
     budget = std::min<int64_t>(budget, static_cast<int64_t>(streamBudget));
-  SmallVector<unsigned> kept;
-  for (unsigned i : streamed) {
-    kept.push_back(i);
-    FailureOr<planner::Solution> trial =
-        pack(kept, /*stream=*/true, planner::Algorithm::Heuristic);
-    if (failed(trial))
-      return failure();
-    if (trial->peak <= budget)
-      continue;
-    kept.pop_back();
+  auto fallBack = [&](unsigned i, int64_t need) {
     plans[i].streamed = false;
     if (remarks)
       emitRemark(locOf(plans[i]))
           << "streamed constant " << describe(plans[i]) << " ("
           << plans[i].alignedSize << " bytes) falls back to direct: the "
           << "stream pool in '" << poolMemory << "' has " << budget
-          << " bytes and needs " << trial->peak << " with it";
+          << " bytes and needs " << need << " with it";
+  };
+  // Admission by live bytes (a packing needs at least that many), kept up to
+  // date in O(log steps) per constant rather than by re-packing the pool
+  // for every one, which was quadratic.
+  StepLoad load(schedule->getNumSteps());
+  SmallVector<unsigned> kept;
+  for (unsigned i : streamed) {
+    const BufferPlan &plan = plans[i];
+    int64_t need = std::max(load.peak(),
+                            load.max(plan.streamFirst, plan.streamLast) +
+                                plan.alignedSize);
+    if (need > budget) {
+      fallBack(i, need);
+      continue;
+    }
+    load.add(plan.streamFirst, plan.streamLast, plan.alignedSize);
+    kept.push_back(i);
   }
   if (kept.empty())
     return success();
@@ -380,6 +517,17 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
       pack(kept, /*stream=*/true, algorithm);
   if (failed(solution))
     return failure();
+  // The rare packing above its lower bound: the latest constants fall back
+  // until the pool fits.
+  while (solution->peak > budget) {
+    fallBack(kept.back(), solution->peak);
+    kept.pop_back();
+    if (kept.empty())
+      return success();
+    solution = pack(kept, /*stream=*/true, algorithm);
+    if (failed(solution))
+      return failure();
+  }
   for (auto [k, i] : llvm::enumerate(kept))
     plans[i].streamOffset = solution->offsets[k];
   addArenaBytes({ArenaRole::Scratch, poolMemory, poolMemory, true},
@@ -457,37 +605,66 @@ LogicalResult HeliaAssignBindings::packScratch() {
     members.append(pending.begin(), pending.end());
     SmallVector<unsigned> spilled;
     int64_t budget = freeBytes(memory);
-    while (true) {
+    // While the live bytes alone exceed the budget no packing fits: spill
+    // without packing, asking a segment tree over steps for the peak and the
+    // largest open buffer live there. (Re-packing per victim was quadratic.)
+    StepLoad load(schedule->getNumSteps());
+    SpillCandidates live(schedule->getNumSteps());
+    for (auto [position, i] : llvm::enumerate(members)) {
+      const BufferPlan &plan = plans[i];
+      if (plan.alignedSize == 0)
+        continue;
+      load.add(plan.first, plan.last, plan.alignedSize);
+      if (candidates.contains(i))
+        live.insert(plan.first, plan.last, plan.alignedSize, position, i);
+    }
+    while (load.peak() > budget) {
+      std::optional<unsigned> victim = live.largestAt(load.peakStep());
+      if (!victim)
+        break;
+      load.add(plans[*victim].first, plans[*victim].last,
+               -plans[*victim].alignedSize);
+      live.remove(*victim);
+      candidates.erase(*victim);
+      spilled.push_back(*victim);
+    }
+    if (!spilled.empty()) {
+      llvm::DenseSet<unsigned> gone(spilled.begin(), spilled.end());
+      llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
+    }
+    // Then the packing decides: the open buffers reaching the highest
+    // addresses spill, one after the first packing, then up to two, four,
+    // ..., so that a memory far too small is settled in O(log n) packings.
+    size_t batch = 1;
+    while (load.peak() <= budget) {
       FailureOr<planner::Solution> solution =
           pack(members, /*stream=*/false, planner::Algorithm::Heuristic);
       if (failed(solution))
         return failure();
       if (solution->peak <= budget)
         break;
-      // Spill an open buffer that makes the peak: one live at the step of
-      // the most live bytes when that alone is too much, else the buffer
-      // that reaches the highest address.
-      std::optional<unsigned> victim;
-      if (solution->lowerBound > budget) {
-        for (unsigned i : liveAtPeak(members))
-          if (candidates.contains(i)) {
-            victim = i;
-            break;
-          }
-      } else {
-        int64_t top = -1;
-        for (auto [k, i] : llvm::enumerate(members))
-          if (candidates.contains(i) &&
-              solution->offsets[k] + plans[i].alignedSize > top) {
-            top = solution->offsets[k] + plans[i].alignedSize;
-            victim = i;
-          }
-      }
-      if (!victim)
+      // (top address, position in members), highest first, ties in member
+      // order.
+      SmallVector<std::pair<int64_t, size_t>> tops;
+      for (auto [k, i] : llvm::enumerate(members))
+        if (candidates.contains(i))
+          tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
+      if (tops.empty())
         break; // Only fixed buffers left: checked below.
-      candidates.erase(*victim);
-      spilled.push_back(*victim);
-      llvm::erase(members, *victim);
+      llvm::sort(tops, [](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+      size_t above = llvm::count_if(
+          tops, [&](const auto &top) { return top.first > budget; });
+      llvm::DenseSet<unsigned> gone;
+      for (auto [top, k] :
+           ArrayRef(tops).take_front(std::max<size_t>(1, std::min(batch, above)))) {
+        candidates.erase(members[k]);
+        spilled.push_back(members[k]);
+        gone.insert(members[k]);
+      }
+      llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
+      batch *= 2;
     }
     if (remarks)
       for (unsigned i : spilled)
