@@ -310,14 +310,23 @@ struct Span {
   int64_t end;
 };
 
-/// The lowest aligned offset at which `size` bytes fit between `spans`
-/// (sorted by begin).
-int64_t firstFit(llvm::ArrayRef<Span> spans, int64_t size, int64_t alignment) {
+/// The lowest aligned offset at which `size` bytes fit between `spans`. The
+/// spans are consumed in order of begin from a heap, so the cost is linear
+/// plus logarithmic per span below the answer, not a full sort: first fit
+/// usually stops long before the top of a dense neighbourhood.
+int64_t firstFit(llvm::MutableArrayRef<Span> spans, int64_t size,
+                 int64_t alignment) {
+  auto later = [](const Span &a, const Span &b) {
+    return std::tie(a.begin, a.end) > std::tie(b.begin, b.end);
+  };
+  std::make_heap(spans.begin(), spans.end(), later);
   int64_t candidate = 0;
-  for (const Span &span : spans) {
-    if (span.begin >= candidate + size)
+  for (auto end = spans.end(); end != spans.begin(); --end) {
+    const Span &lowest = spans.front();
+    if (lowest.begin >= candidate + size)
       break;
-    candidate = std::max(candidate, alignTo(span.end, alignment));
+    candidate = std::max(candidate, alignTo(lowest.end, alignment));
+    std::pop_heap(spans.begin(), end, later);
   }
   return candidate;
 }
@@ -370,12 +379,15 @@ int64_t detail::placeInOrder(const Instance &instance,
       seen[other] = epoch;
       spans.push_back({offsets[other], offsets[other] + items[other].size});
     });
-    llvm::sort(spans, [](const Span &a, const Span &b) {
-      return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
-    });
-    int64_t offset = fit == Fit::First
-                         ? firstFit(spans, item.size, item.alignment)
-                         : bestFit(spans, item.size, item.alignment);
+    int64_t offset;
+    if (fit == Fit::First) {
+      offset = firstFit(spans, item.size, item.alignment);
+    } else {
+      llvm::sort(spans, [](const Span &a, const Span &b) {
+        return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+      });
+      offset = bestFit(spans, item.size, item.alignment);
+    }
     offsets[i] = offset;
     index.insert(i, item.lo, item.hi);
     peak = std::max(peak, offset + item.size);

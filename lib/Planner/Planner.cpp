@@ -253,51 +253,69 @@ struct Incumbent {
   }
 };
 
-/// Heuristic portfolios get smaller as problems grow, so that the fast mode
-/// stays well under a second at 10^5 buffers.
-constexpr size_t kFullPortfolioLimit = 20000;
+/// Work allowed to the heuristic portfolio, in conflicting pairs visited
+/// (a greedy run costs about one unit per pair of time-overlapping buffers).
+/// Problems with up to ~10^7 such pairs get the whole portfolio; denser ones
+/// fewer runs, but always at least two.
+constexpr uint64_t kPortfolioWork = 200'000'000;
 /// Largest conflict graph (directed edges) built for the skyline greedy and
 /// the search.
 constexpr size_t kMaxConflictEdges = 20'000'000;
 
+/// One greedy of the portfolio, most useful first.
+struct Strategy {
+  OrderKey key;
+  /// First fit, best fit, or (std::nullopt) the skyline greedy.
+  std::optional<Fit> fit;
+};
+
+constexpr Strategy kPortfolio[] = {
+    {OrderKey::Tflm, Fit::First},       {OrderKey::Contention, Fit::First},
+    {OrderKey::Size, Fit::Best},        {OrderKey::Contention, std::nullopt},
+    {OrderKey::Size, Fit::First},       {OrderKey::Contention, Fit::Best},
+    {OrderKey::Area, std::nullopt},     {OrderKey::Area, Fit::First},
+    {OrderKey::Length, Fit::First},     {OrderKey::Degree, Fit::First},
+    {OrderKey::Start, Fit::First},      {OrderKey::Area, Fit::Best},
+    {OrderKey::Length, Fit::Best},      {OrderKey::Degree, Fit::Best},
+    {OrderKey::Start, Fit::Best},       {OrderKey::Tflm, Fit::Best},
+};
+
 } // namespace
 
+/// Runs the greedy strategies that the problem's density allows and keeps
+/// the best placement. Builds `conflicts` when the skyline greedy needs it.
 static void runPortfolio(const Instance &instance, Incumbent &best,
                          std::optional<Conflicts> &conflicts) {
   const std::vector<Item> &items = instance.items;
   std::vector<int64_t> offsets(items.size());
   ItemKeys keys = computeKeys(instance);
-  bool full = items.size() <= kFullPortfolioLimit;
-  llvm::SmallVector<OrderKey> orderKeys = {OrderKey::Tflm, OrderKey::Size,
-                                           OrderKey::Contention};
-  if (full)
-    orderKeys.append({OrderKey::Area, OrderKey::Length, OrderKey::Degree,
-                      OrderKey::Start});
-  for (OrderKey key : orderKeys) {
-    std::vector<uint32_t> order = makeOrder(instance, key, keys);
-    for (Fit fit : {Fit::First, Fit::Best}) {
-      if (!full && fit == Fit::Best && key != OrderKey::Size)
+  uint64_t pairs = std::max<uint64_t>(items.size(), 1);
+  for (uint32_t degree : keys.degree)
+    pairs += degree;
+  size_t runs = std::clamp<uint64_t>(kPortfolioWork / pairs, 2,
+                                     std::size(kPortfolio));
+  for (const Strategy &strategy : llvm::ArrayRef(kPortfolio).take_front(runs)) {
+    std::vector<uint32_t> order = makeOrder(instance, strategy.key, keys);
+    if (!strategy.fit) {
+      if (instance.hasFixed || pairs > kMaxConflictEdges)
         continue;
-      int64_t peak = placeInOrder(instance, order, fit, offsets);
+      if (!conflicts)
+        conflicts = buildConflicts(instance, kMaxConflictEdges);
+      std::vector<uint32_t> rank(items.size());
+      for (auto [position, item] : llvm::enumerate(order))
+        rank[item] = position;
+      int64_t peak = placeLowestFirst(instance, *conflicts, rank, offsets);
       best.offer(offsets, peak,
-                 (llvm::Twine(fit == Fit::First ? "first-fit/" : "best-fit/") +
-                  getOrderKeyName(key))
+                 (llvm::Twine("skyline/") + getOrderKeyName(strategy.key))
                      .str());
+      continue;
     }
-  }
-  if (instance.hasFixed || !full)
-    return;
-  conflicts = buildConflicts(instance, kMaxConflictEdges);
-  if (!conflicts)
-    return;
-  for (OrderKey key : {OrderKey::Contention, OrderKey::Area}) {
-    std::vector<uint32_t> order = makeOrder(instance, key, keys);
-    std::vector<uint32_t> rank(items.size());
-    for (auto [position, item] : llvm::enumerate(order))
-      rank[item] = position;
-    int64_t peak = placeLowestFirst(instance, *conflicts, rank, offsets);
+    int64_t peak = placeInOrder(instance, order, *strategy.fit, offsets);
     best.offer(offsets, peak,
-               (llvm::Twine("skyline/") + getOrderKeyName(key)).str());
+               (llvm::Twine(*strategy.fit == Fit::First ? "first-fit/"
+                                                        : "best-fit/") +
+                getOrderKeyName(strategy.key))
+                   .str());
   }
 }
 
