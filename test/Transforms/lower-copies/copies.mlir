@@ -40,6 +40,14 @@
 // CHECK-NOT: helia.stream
 // CHECK: linalg.add ins(%{{.*}}, %[[SLOT]] :
 
+// A call site casts a result out of its memory space; once the spaces are
+// erased the cast is from the default memory space to itself and goes.
+// CHECK-LABEL: func.func @main(
+// CHECK: %[[R:.*]] = call @model(
+// ERASE-NEXT: return %[[R]] : memref<2x4xf32>
+// KEEP-NEXT: %[[PLAIN:.*]] = memref.memory_space_cast %[[R]] : memref<2x4xf32, #helia.memory<"dtcm">> to memref<2x4xf32>
+// KEEP-NEXT: return %[[PLAIN]] : memref<2x4xf32>
+
 module attributes {helia.platform = "apollo510_evb"} {
   memref.global "private" @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
   memref.global "private" @stream_dtcm : memref<32xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
@@ -66,5 +74,10 @@ module attributes {helia.platform = "apollo510_evb"} {
     %y = memref.view %scratch[%c32][] : memref<64xi8, #helia.memory<"dtcm">> to memref<2x4xf32, #helia.memory<"dtcm">>
     linalg.add ins(%xv, %slot : memref<2x4xf32, #helia.memory<"dtcm">>, memref<2x4xf32, #helia.memory<"dtcm">>) outs(%y : memref<2x4xf32, #helia.memory<"dtcm">>)
     return %y : memref<2x4xf32, #helia.memory<"dtcm">>
+  }
+  func.func @main(%x: memref<2x4xf32>) -> memref<2x4xf32> {
+    %r = call @model(%x) : (memref<2x4xf32>) -> memref<2x4xf32, #helia.memory<"dtcm">>
+    %plain = memref.memory_space_cast %r : memref<2x4xf32, #helia.memory<"dtcm">> to memref<2x4xf32>
+    return %plain : memref<2x4xf32>
   }
 }

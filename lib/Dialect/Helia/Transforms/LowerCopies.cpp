@@ -125,6 +125,14 @@ static void eraseHeliaMemorySpaces(ModuleOp module) {
   replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
+  // The casts out of the helia memory spaces at call boundaries are now
+  // casts from the default memory space to itself.
+  module.walk([](memref::MemorySpaceCastOp cast) {
+    if (cast.getSource().getType() != cast.getType())
+      return;
+    cast.replaceAllUsesWith(cast.getSource());
+    cast.erase();
+  });
 }
 
 void HeliaLowerCopies::runOnOperation() {

@@ -135,6 +135,29 @@ static bool hasTensorSemantics(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
+/// Returns `value`, a tensor whose buffer is an identity-layout memref in
+/// `memorySpace`, as a tensor of `type` whose buffer is in the default
+/// memory space: the same bytes, seen through a `memref.memory_space_cast`.
+/// Function boundaries outside the planned results are in the default memory
+/// space; a buffer in another one cannot be `memref.cast` to them, and
+/// One-Shot Bufferize would copy it into a new allocation (or, for an
+/// unranked operand such as the `tensor<*xf32>` of `printMemrefF32`, fail).
+static Value castToDefaultMemorySpace(OpBuilder &builder, Location loc,
+                                      Value value, RankedTensorType type,
+                                      Attribute memorySpace) {
+  auto spaced = MemRefType::get(type.getShape(), type.getElementType(),
+                                MemRefLayoutAttrInterface(), memorySpace);
+  Value buffer = bufferization::ToBufferOp::create(builder, loc, spaced, value,
+                                                   /*readOnly=*/true);
+  Value plain = memref::MemorySpaceCastOp::create(
+      builder, loc,
+      MemRefType::get(type.getShape(), type.getElementType()), buffer);
+  // Not writable: a caller that writes into the result writes a copy.
+  return bufferization::ToTensorOp::create(builder, loc, type, plain,
+                                           /*restrict=*/true,
+                                           /*writable=*/false);
+}
+
 struct HeliaLowerToMemref
     : mlir::helia::impl::HeliaLowerToMemrefBase<HeliaLowerToMemref> {
   using Base::Base;
@@ -182,6 +205,9 @@ private:
                              DestinationStyleOpInterface op);
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
   void copyIntoSlots(OpBuilder &builder, Operation *op);
+  void castCallOperands(OpBuilder &builder, func::CallOp call);
+  StringAttr getSlotMemory(BindingAttr binding) const;
+  void typeResults(func::FuncOp func, ModuleOp module);
 
   bufferization::OneShotBufferizationOptions getBufferizationOptions() const;
 
@@ -602,6 +628,33 @@ LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
   return success();
 }
 
+/// The memory that holds the bytes a tensor with `binding` is read from: its
+/// arena's, or for a streamed constant its stream pool's.
+StringAttr HeliaLowerToMemref::getSlotMemory(BindingAttr binding) const {
+  FlatSymbolRefAttr arena = binding.getStreamArena();
+  if (!arena)
+    arena = binding.getArena();
+  return arenas.find(arena.getAttr())->second.memory;
+}
+
+/// Tensors passed to a function are in the default memory space at its
+/// boundary: each planned operand of `call` is handed over as its slot cast
+/// to the default memory space, read-only (a callee that writes into an
+/// argument gets a copy, which in a planned function is reported).
+void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
+                                          func::CallOp call) {
+  builder.setInsertionPoint(call);
+  for (OpOperand &operand : call->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    BindingAttr binding = bindings.lookup(operand.get());
+    if (!type || type.getEncoding() || !binding)
+      continue;
+    operand.set(castToDefaultMemorySpace(
+        builder, call.getLoc(), operand.get(), type,
+        MemorySpaceAttr::get(&getContext(), getSlotMemory(binding))));
+  }
+}
+
 /// Results that do not share an operand's slot are copied into their own
 /// slot right after the op: call results, views of arguments or constants,
 /// loop results.
@@ -683,6 +736,8 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       lowerDestinationStyle(rewriter, dps);
       continue;
     }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      castCallOperands(rewriter, call);
     if (!hasBinding)
       continue;
     if (isa<tensor::PadOp, tensor::GenerateOp, tensor::FromElementsOp,
@@ -715,9 +770,7 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
 /// gets its memory as encoding (`tensor<8xf32, #helia.memory<"dtcm">>`), so
 /// that bufferization returns the view itself instead of a copy in the
 /// default memory space. Callers cast back to the plain tensor type.
-static void typeResults(func::FuncOp func,
-                        const DenseMap<Value, BindingAttr> &bindings,
-                        ModuleOp module) {
+void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Type> resultTypes(func.getResultTypes());
   OpBuilder builder(returnOp);
@@ -727,10 +780,7 @@ static void typeResults(func::FuncOp func,
     BindingAttr binding = bindings.lookup(operand.get());
     if (!type || type.getEncoding() || !binding)
       continue;
-    StringAttr memory = binding.getStreamArena() ? StringAttr()
-                                                 : binding.getMemory();
-    if (!memory)
-      continue;
+    StringAttr memory = getSlotMemory(binding);
     auto encoded = RankedTensorType::get(
         type.getShape(), type.getElementType(),
         MemorySpaceAttr::get(func.getContext(), memory));
@@ -757,9 +807,13 @@ static void typeResults(func::FuncOp func,
       if (oldType == newType)
         continue;
       result.setType(newType);
-      auto back =
-          tensor::CastOp::create(builder, call.getLoc(), oldType, result);
-      result.replaceAllUsesExcept(back, back);
+      SmallVector<OpOperand *> users = llvm::map_to_vector(
+          result.getUses(), [](OpOperand &use) { return &use; });
+      Value back = castToDefaultMemorySpace(
+          builder, call.getLoc(), result, cast<RankedTensorType>(oldType),
+          cast<RankedTensorType>(newType).getEncoding());
+      for (OpOperand *user : users)
+        user->set(back);
     }
   }
 }
@@ -874,6 +928,17 @@ LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
         if (!isa<TensorType>(operand.get().getType()) ||
             !state.bufferizesToMemoryWrite(operand) || state.isInPlace(operand))
           continue;
+        if (auto call = dyn_cast<func::CallOp>(op)) {
+          call.emitError("@")
+              << call.getCallee() << " may write into argument #"
+              << operand.getOperandNumber()
+              << ", a planned tensor, so bufferization would copy it into "
+                 "memory the plan did not count; if the callee only reads "
+                 "it, say so on its declaration ({bufferization.access = "
+                 "\"read\"}) or give it a body";
+          ok = false;
+          continue;
+        }
         op->emitError("bufferization must write operand #")
             << operand.getOperandNumber()
             << " out of place because its old value is read later; the "
@@ -960,8 +1025,11 @@ void HeliaLowerToMemref::runOnOperation() {
                                   NameLoc::get(name, arena.loc));
     if (failed(lowerFunction(func)))
       return signalPassFailure();
-    typeResults(func, bindings, module);
   }
+  // After every body is rewritten: a planned caller has copied each call
+  // result into its slot, and that copy now reads the cast result.
+  for (func::FuncOp func : planned)
+    typeResults(func, module);
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
     return signalPassFailure();
