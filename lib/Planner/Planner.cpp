@@ -254,10 +254,11 @@ struct Incumbent {
 };
 
 /// Work allowed to the heuristic portfolio, in conflicting pairs visited
-/// (a greedy run costs about one unit per pair of time-overlapping buffers).
-/// Problems with up to ~10^7 such pairs get the whole portfolio; denser ones
-/// fewer runs, but always at least two.
-constexpr uint64_t kPortfolioWork = 200'000'000;
+/// (a greedy run costs about one unit per pair of time-overlapping buffers
+/// plus a few per buffer). Problems with up to ~6 * 10^6 units get the whole
+/// portfolio; bigger ones fewer runs, but always at least two. The portfolio
+/// stops as soon as a run reaches the lower bound.
+constexpr uint64_t kPortfolioWork = 100'000'000;
 /// Largest conflict graph (directed edges) built for the skyline greedy and
 /// the search.
 constexpr size_t kMaxConflictEdges = 20'000'000;
@@ -284,17 +285,22 @@ constexpr Strategy kPortfolio[] = {
 
 /// Runs the greedy strategies that the problem's density allows and keeps
 /// the best placement. Builds `conflicts` when the skyline greedy needs it.
-static void runPortfolio(const Instance &instance, Incumbent &best,
+static void runPortfolio(const Instance &instance, int64_t lowerBound,
+                         Incumbent &best,
                          std::optional<Conflicts> &conflicts) {
   const std::vector<Item> &items = instance.items;
   std::vector<int64_t> offsets(items.size());
   ItemKeys keys = computeKeys(instance);
-  uint64_t pairs = std::max<uint64_t>(items.size(), 1);
+  uint64_t pairs = 0;
   for (uint32_t degree : keys.degree)
     pairs += degree;
-  size_t runs = std::clamp<uint64_t>(kPortfolioWork / pairs, 2,
+  // A run also sorts and indexes every buffer.
+  uint64_t runWork = std::max<uint64_t>(pairs + 16 * items.size(), 1);
+  size_t runs = std::clamp<uint64_t>(kPortfolioWork / runWork, 2,
                                      std::size(kPortfolio));
   for (const Strategy &strategy : llvm::ArrayRef(kPortfolio).take_front(runs)) {
+    if (best.peak <= lowerBound)
+      return;
     std::vector<uint32_t> order = makeOrder(instance, strategy.key, keys);
     if (!strategy.fit) {
       if (instance.hasFixed || pairs > kMaxConflictEdges)
@@ -368,7 +374,7 @@ llvm::Expected<Solution> helia::planner::plan(const Problem &problem,
     best.offer(offsets, peak, "greedy-by-size");
   } else {
     std::optional<Conflicts> conflicts;
-    runPortfolio(instance, best, conflicts);
+    runPortfolio(instance, solution.lowerBound, best, conflicts);
     if (options.algorithm == Algorithm::Best && best.peak > solution.lowerBound &&
         !instance.hasFixed && options.effort > 0 &&
         instance.items.size() <= options.maxSearchBuffers) {
