@@ -85,8 +85,8 @@ int64_t helia::planner::lowerBound(llvm::ArrayRef<Buffer> buffers,
   return best;
 }
 
-std::vector<size_t> helia::planner::buffersLiveAt(llvm::ArrayRef<Buffer> buffers,
-                                                  int64_t step) {
+std::vector<size_t>
+helia::planner::buffersLiveAt(llvm::ArrayRef<Buffer> buffers, int64_t step) {
   std::vector<size_t> live;
   for (auto [index, buffer] : llvm::enumerate(buffers))
     if (buffer.size > 0 && buffer.firstStep <= step && step <= buffer.lastStep)
@@ -105,8 +105,8 @@ int64_t helia::planner::computePeak(llvm::ArrayRef<Buffer> buffers,
 
 static std::string describe(llvm::ArrayRef<Buffer> buffers, size_t index) {
   const Buffer &buffer = buffers[index];
-  return llvm::formatv("buffer {0} (id {1}, size {2}, steps [{3}, {4}])",
-                       index, buffer.id, buffer.size, buffer.firstStep,
+  return llvm::formatv("buffer {0} (id {1}, size {2}, steps [{3}, {4}])", index,
+                       buffer.id, buffer.size, buffer.firstStep,
                        buffer.lastStep)
       .str();
 }
@@ -159,14 +159,13 @@ static llvm::Error validateBuffers(const Problem &problem) {
   for (auto [index, buffer] : llvm::enumerate(problem.buffers)) {
     auto fail = [&, index = index](const llvm::Twine &what) {
       return makeError(PlanErrorKind::InvalidBuffer,
-                       describe(problem.buffers, index) + ": " + what,
-                       {index});
+                       describe(problem.buffers, index) + ": " + what, {index});
     };
     if (buffer.size < 0)
       return fail("negative size");
     if (buffer.alignment < 1)
-      return fail(llvm::formatv("alignment {0} is not positive",
-                                buffer.alignment));
+      return fail(
+          llvm::formatv("alignment {0} is not positive", buffer.alignment));
     if (buffer.lastStep < buffer.firstStep)
       return fail("last step precedes first step");
     if (buffer.lastStep == std::numeric_limits<int64_t>::max())
@@ -198,8 +197,7 @@ llvm::Error helia::planner::verify(const Problem &problem,
     int64_t offset = offsets[index];
     auto fail = [&](PlanErrorKind kind, const llvm::Twine &what) {
       return makeError(kind, describe(buffers, index) + ": " + what, {index},
-                       offset + buffer.size,
-                       problem.capacity.value_or(0));
+                       offset + buffer.size, problem.capacity.value_or(0));
     };
     if (offset < 0)
       return fail(PlanErrorKind::InvalidBuffer,
@@ -271,14 +269,14 @@ struct Strategy {
 };
 
 constexpr Strategy kPortfolio[] = {
-    {OrderKey::Tflm, Fit::First},       {OrderKey::Contention, Fit::First},
-    {OrderKey::Size, Fit::Best},        {OrderKey::Contention, std::nullopt},
-    {OrderKey::Size, Fit::First},       {OrderKey::Contention, Fit::Best},
-    {OrderKey::Area, std::nullopt},     {OrderKey::Area, Fit::First},
-    {OrderKey::Length, Fit::First},     {OrderKey::Degree, Fit::First},
-    {OrderKey::Start, Fit::First},      {OrderKey::Area, Fit::Best},
-    {OrderKey::Length, Fit::Best},      {OrderKey::Degree, Fit::Best},
-    {OrderKey::Start, Fit::Best},       {OrderKey::Tflm, Fit::Best},
+    {OrderKey::Tflm, Fit::First},   {OrderKey::Contention, Fit::First},
+    {OrderKey::Size, Fit::Best},    {OrderKey::Contention, std::nullopt},
+    {OrderKey::Size, Fit::First},   {OrderKey::Contention, Fit::Best},
+    {OrderKey::Area, std::nullopt}, {OrderKey::Area, Fit::First},
+    {OrderKey::Length, Fit::First}, {OrderKey::Degree, Fit::First},
+    {OrderKey::Start, Fit::First},  {OrderKey::Area, Fit::Best},
+    {OrderKey::Length, Fit::Best},  {OrderKey::Degree, Fit::Best},
+    {OrderKey::Start, Fit::Best},   {OrderKey::Tflm, Fit::Best},
 };
 
 } // namespace
@@ -286,8 +284,7 @@ constexpr Strategy kPortfolio[] = {
 /// Runs the greedy strategies that the problem's density allows and keeps
 /// the best placement. Builds `conflicts` when the skyline greedy needs it.
 static void runPortfolio(const Instance &instance, int64_t lowerBound,
-                         Incumbent &best,
-                         std::optional<Conflicts> &conflicts) {
+                         Incumbent &best, std::optional<Conflicts> &conflicts) {
   const std::vector<Item> &items = instance.items;
   std::vector<int64_t> offsets(items.size());
   ItemKeys keys = computeKeys(instance);
@@ -296,8 +293,8 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
     pairs += degree;
   // A run also sorts and indexes every buffer.
   uint64_t runWork = std::max<uint64_t>(pairs + 16 * items.size(), 1);
-  size_t runs = std::clamp<uint64_t>(kPortfolioWork / runWork, 2,
-                                     std::size(kPortfolio));
+  size_t runs =
+      std::clamp<uint64_t>(kPortfolioWork / runWork, 2, std::size(kPortfolio));
   for (const Strategy &strategy : llvm::ArrayRef(kPortfolio).take_front(runs)) {
     if (best.peak <= lowerBound)
       return;
@@ -311,17 +308,17 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
       for (auto [position, item] : llvm::enumerate(order))
         rank[item] = position;
       int64_t peak = placeLowestFirst(instance, *conflicts, rank, offsets);
-      best.offer(offsets, peak,
-                 (llvm::Twine("skyline/") + getOrderKeyName(strategy.key))
-                     .str());
+      best.offer(
+          offsets, peak,
+          (llvm::Twine("skyline/") + getOrderKeyName(strategy.key)).str());
       continue;
     }
     int64_t peak = placeInOrder(instance, order, *strategy.fit, offsets);
-    best.offer(offsets, peak,
-               (llvm::Twine(*strategy.fit == Fit::First ? "first-fit/"
-                                                        : "best-fit/") +
-                getOrderKeyName(strategy.key))
-                   .str());
+    best.offer(
+        offsets, peak,
+        (llvm::Twine(*strategy.fit == Fit::First ? "first-fit/" : "best-fit/") +
+         getOrderKeyName(strategy.key))
+            .str());
   }
 }
 
@@ -353,11 +350,10 @@ llvm::Expected<Solution> helia::planner::plan(const Problem &problem,
     if (auto pair = findOverlap(buffers, fixedOffsets, fixed))
       return makeError(
           PlanErrorKind::InfeasibleFixedOffsets,
-          llvm::formatv("fixed offsets overlap: {0} at {1} and {2} at {3}",
-                        describe(buffers, pair->first),
-                        fixedOffsets[pair->first],
-                        describe(buffers, pair->second),
-                        fixedOffsets[pair->second]),
+          llvm::formatv(
+              "fixed offsets overlap: {0} at {1} and {2} at {3}",
+              describe(buffers, pair->first), fixedOffsets[pair->first],
+              describe(buffers, pair->second), fixedOffsets[pair->second]),
           {pair->first, pair->second}, 0, problem.capacity.value_or(0));
   }
 
@@ -375,8 +371,9 @@ llvm::Expected<Solution> helia::planner::plan(const Problem &problem,
   } else {
     std::optional<Conflicts> conflicts;
     runPortfolio(instance, solution.lowerBound, best, conflicts);
-    if (options.algorithm == Algorithm::Best && best.peak > solution.lowerBound &&
-        !instance.hasFixed && options.effort > 0 &&
+    if (options.algorithm == Algorithm::Best &&
+        best.peak > solution.lowerBound && !instance.hasFixed &&
+        options.effort > 0 &&
         instance.items.size() <= options.maxSearchBuffers) {
       if (!conflicts)
         conflicts = buildConflicts(instance, kMaxConflictEdges);

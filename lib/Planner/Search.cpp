@@ -76,8 +76,9 @@ public:
     memberCount.resize(slots);
   }
 
-  /// Looks for a placement with peak  /// Looks for a placement with peak <= `capacity`, spending at most
-  /// `workLimit` units of work. On Found, `result` holds the placement.
+  /// Looks for a placement with peak  /// Looks for a placement with peak <=
+  /// `capacity`, spending at most `workLimit` units of work. On Found, `result`
+  /// holds the placement.
   Status solve(int64_t capacity, Preorder preorder, uint64_t workLimit,
                llvm::MutableArrayRef<int64_t> result) {
     this->capacity = capacity;
@@ -159,8 +160,7 @@ private:
       for (uint32_t i : parts[p])
         savedRanks.push_back(rank[i]);
       assignRanks(parts[p]);
-      Status status =
-          search(parts[p], bounds[p], bounds[p + 1], -1, 0, depth);
+      Status status = search(parts[p], bounds[p], bounds[p + 1], -1, 0, depth);
       for (auto [i, saved] : llvm::zip_equal(parts[p], savedRanks))
         rank[i] = saved;
       if (status != Status::Found)

@@ -79,14 +79,14 @@ llvm::cl::opt<bool> verifyPlan("verify",
                                llvm::cl::desc("Re-check the solution"),
                                llvm::cl::cat(category));
 
-llvm::cl::opt<bool> resourceStats("resource-stats",
-                          llvm::cl::desc("Print parse time and peak RSS"),
-                          llvm::cl::cat(category));
+llvm::cl::opt<bool>
+    resourceStats("resource-stats",
+                  llvm::cl::desc("Print parse time and peak RSS"),
+                  llvm::cl::cat(category));
 } // namespace
 
 static double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -152,8 +152,8 @@ int main(int argc, char **argv) {
 
   if (verifyPlan) {
     if (llvm::Error error = verify(problem, solution->offsets))
-      return fail(inputFile + ": verification failed: " +
-                  llvm::toString(std::move(error)));
+      return fail(inputFile +
+                  ": verification failed: " + llvm::toString(std::move(error)));
     os << "verify: ok\n";
   }
   if (resourceStats) {

@@ -61,12 +61,12 @@ TEST(PlannerTflm, Ad01Fp32) {
 TEST(PlannerTflm, AudioPreprocessorFloat) {
   // audio_preprocessor_float.tflm_plan.tsv: TFLM is 45% above the bound.
   TflmRow rows[] = {
-      {0, 960, 0, 1, 0},       {15, 960, 1, 2, 960},   {16, 960, 2, 3, 0},
-      {17, 960, 3, 4, 1040},   {18, 16, 3, 11, 3024},  {19, 1040, 4, 5, 0},
-      {20, 1040, 5, 6, 1040},  {21, 1040, 6, 7, 0},    {22, 944, 7, 8, 2080},
-      {23, 1040, 8, 9, 1040},  {24, 1040, 9, 10, 0},   {25, 320, 10, 11, 1040},
-      {26, 160, 11, 12, 0},    {27, 160, 12, 13, 320}, {28, 160, 12, 13, 160},
-      {29, 160, 13, 14, 0},    {30, 80, 14, 15, 320},  {31, 160, 15, 16, 160},
+      {0, 960, 0, 1, 0},      {15, 960, 1, 2, 960},   {16, 960, 2, 3, 0},
+      {17, 960, 3, 4, 1040},  {18, 16, 3, 11, 3024},  {19, 1040, 4, 5, 0},
+      {20, 1040, 5, 6, 1040}, {21, 1040, 6, 7, 0},    {22, 944, 7, 8, 2080},
+      {23, 1040, 8, 9, 1040}, {24, 1040, 9, 10, 0},   {25, 320, 10, 11, 1040},
+      {26, 160, 11, 12, 0},   {27, 160, 12, 13, 320}, {28, 160, 12, 13, 160},
+      {29, 160, 13, 14, 0},   {30, 80, 14, 15, 320},  {31, 160, 15, 16, 160},
       {32, 160, 16, 16, 0}};
   expectTflmOffsets(rows, 3040);
 
@@ -296,7 +296,8 @@ void checkSolution(const Problem &problem, const Solution &solution) {
   EXPECT_EQ(solution.peak, computePeak(problem.buffers, solution.offsets));
   EXPECT_GE(solution.peak, solution.lowerBound);
   EXPECT_EQ(solution.lowerBound, lowerBound(problem.buffers));
-  for (auto [buffer, offset] : llvm::zip_equal(problem.buffers, solution.offsets)) {
+  for (auto [buffer, offset] :
+       llvm::zip_equal(problem.buffers, solution.offsets)) {
     EXPECT_EQ(offset % buffer.alignment, 0);
     if (buffer.fixedOffset)
       EXPECT_EQ(offset, *buffer.fixedOffset);
@@ -355,13 +356,14 @@ TEST_P(RandomInstances, Properties) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Planner, RandomInstances, ::testing::ValuesIn(getAllAlgorithms()),
-    [](const ::testing::TestParamInfo<Algorithm> &info) {
-      std::string name = stringifyAlgorithm(info.param).str();
-      llvm::erase(name, '-');
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Planner, RandomInstances,
+                         ::testing::ValuesIn(getAllAlgorithms()),
+                         [](const ::testing::TestParamInfo<Algorithm> &info) {
+                           std::string name =
+                               stringifyAlgorithm(info.param).str();
+                           llvm::erase(name, '-');
+                           return name;
+                         });
 
 /// The minimum peak by brute force: every placement can be compacted into
 /// one where buffers, taken in order of offset, each sit on the highest
@@ -402,8 +404,8 @@ TEST(Planner, BestIsOptimalOnTinyInstances) {
     }
     llvm::Expected<Solution> solution = plan(problem);
     ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
-    EXPECT_EQ(solution->peak, bruteForcePeak(problem)) << "iteration "
-                                                       << iteration;
+    EXPECT_EQ(solution->peak, bruteForcePeak(problem))
+        << "iteration " << iteration;
     EXPECT_TRUE(solution->optimal);
   }
 }

@@ -36,8 +36,8 @@ TEST(ProblemIO, MiniMallocExample) {
   EXPECT_EQ(parsed->problem.buffers[0].firstStep, 0);
   EXPECT_EQ(parsed->problem.buffers[0].lastStep, 2);
   // b1 ends where b2 starts: no conflict.
-  EXPECT_FALSE(parsed->problem.buffers[0].overlapsInTime(
-      parsed->problem.buffers[1]));
+  EXPECT_FALSE(
+      parsed->problem.buffers[0].overlapsInTime(parsed->problem.buffers[1]));
   EXPECT_EQ(lowerBound(parsed->problem.buffers), 12);
   llvm::Expected<Solution> solution = plan(parsed->problem);
   ASSERT_TRUE(!!solution);
@@ -46,7 +46,8 @@ TEST(ProblemIO, MiniMallocExample) {
   std::string out;
   llvm::raw_string_ostream os(out);
   writeSolutionCsv(os, *parsed, solution->offsets);
-  EXPECT_EQ(llvm::StringRef(out).split('\n').first, "id,lower,upper,size,offset");
+  EXPECT_EQ(llvm::StringRef(out).split('\n').first,
+            "id,lower,upper,size,offset");
   // The output reads back with the offsets as fixed positions.
   llvm::Expected<CsvProblem> reread =
       parseProblemCsv(out, "out.csv", CsvFormat::MiniMalloc);
