@@ -1,17 +1,74 @@
 // RUN: helia-opt %s --helia-lower-to-memref=arena-mode=arg -split-input-file -verify-diagnostics
 // RUN: helia-opt %s --helia-lower-to-memref=arena-mode=alloc -split-input-file -verify-diagnostics
 
-// With arena arguments, a planned function gains parameters that a call in
-// the module cannot supply.
+// With arena arguments, a planned function gains parameters. A planned
+// caller forwards its own, an outermost caller allocates them (see
+// harness-arenas.mlir); a caller that is itself called would free them
+// after each of its calls, losing hydrated constants and persistent state.
 
 module {
   helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
   func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
-  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  func.func @run(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
     // expected-error @below {{calls @model, which takes its arenas as trailing arguments in arena-mode=}}
     %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
     return %r : tensor<4xf32>
+  }
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
+    // expected-note @below {{@run is used here}}
+    %r = call @run(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+
+// -----
+
+// Only a direct call can be given the arena arguments.
+
+module {
+  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  func.func @main() -> ((tensor<4xf32>) -> tensor<4xf32>) attributes {helia.unplanned} {
+    // expected-error @below {{uses @model other than in a direct call; in arena-mode=}}
+    %f = func.constant @model : (tensor<4xf32>) -> tensor<4xf32>
+    return %f : (tensor<4xf32>) -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// The owner frees the arenas before it returns: it cannot return a view of
+// them.
+
+module {
+  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
+    %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    // expected-error @below {{returns, as result #0, a result of @model that lives in the arenas @main frees before it returns (arena-mode=}}
+    return %r : tensor<4xf32>
+  }
+}
+
+// -----
+
+// A copy made by the owner is its own.
+
+module {
+  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
+    %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %e = tensor.empty() : tensor<4xf32>
+    %c = linalg.copy ins(%r : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    return %c : tensor<4xf32>
   }
 }

@@ -158,6 +158,17 @@ static Value castToDefaultMemorySpace(OpBuilder &builder, Location loc,
                                            /*writable=*/false);
 }
 
+/// Forgets the bindings of the results of every op that a rewrite erases.
+struct ForgetErasedBindings : public RewriterBase::Listener {
+  explicit ForgetErasedBindings(DenseMap<Value, BindingAttr> &bindings)
+      : bindings(bindings) {}
+  void notifyOperationErased(Operation *op) override {
+    for (Value result : op->getResults())
+      bindings.erase(result);
+  }
+  DenseMap<Value, BindingAttr> &bindings;
+};
+
 struct HeliaLowerToMemref
     : mlir::helia::impl::HeliaLowerToMemrefBase<HeliaLowerToMemref> {
   using Base::Base;
@@ -183,11 +194,14 @@ private:
   void createArenaStorage(ModuleOp module);
   LogicalResult lowerFunction(func::FuncOp func);
   FailureOr<func::FuncOp> getOrCreateHelper(ModuleOp module, StringRef name,
-                                            FunctionType type);
+                                            FunctionType type,
+                                            bool acceptNoArguments = false);
   LogicalResult createHydrateFunction(ModuleOp module);
   LogicalResult createAllocFunctions(ModuleOp module);
+  void supplyArenas(ModuleOp module);
   LogicalResult bufferize(ModuleOp module);
   LogicalResult checkNoAllocations();
+  LogicalResult checkOwnerResults();
 
   /// Helpers of lowerFunction.
   Value getArenaBase(StringAttr arena, bool blob);
@@ -205,6 +219,13 @@ private:
                              DestinationStyleOpInterface op);
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
   void copyIntoSlots(OpBuilder &builder, Operation *op);
+  /// Erases `op` and the bindings of its results: a later value may be
+  /// allocated at the address of an erased one.
+  void forgetAndErase(Operation *op) {
+    for (Value result : op->getResults())
+      bindings.erase(result);
+    op->erase();
+  }
   void castCallOperands(OpBuilder &builder, func::CallOp call);
   StringAttr getSlotMemory(BindingAttr binding) const;
   void typeResults(func::FuncOp func, ModuleOp module);
@@ -226,6 +247,11 @@ private:
   Operation *lastBase = nullptr;
   func::FuncOp currentFunc;
   std::string helperPrefix;
+  /// arena-mode=alloc|arg: the functions that take the writable arenas as
+  /// trailing arguments (planned functions, the hydrate function), and the
+  /// other functions that call them and own the arenas, in module order.
+  llvm::DenseSet<StringAttr> arenaTakers;
+  SmallVector<func::FuncOp> arenaOwners;
 };
 
 } // namespace
@@ -296,20 +322,60 @@ LogicalResult HeliaLowerToMemref::checkModule(ModuleOp module) {
     return failure();
   if (arenaMode == ArenaMode::Global)
     return success();
-  llvm::DenseSet<StringRef> plannedNames;
+  // Planned functions and the hydrate function take the writable arenas as
+  // trailing arguments. A planned caller forwards its own; any other caller
+  // owns them for its whole body (it allocates them on entry and frees them
+  // on return), so it must be an outermost caller: arenas allocated by a
+  // function called in the module would not outlive its call, and hydrated
+  // constants or persistent state would be lost between calls.
+  arenaTakers.clear();
+  arenaOwners.clear();
   for (func::FuncOp func : planned)
-    plannedNames.insert(func.getName());
-  walk = module.walk([&](func::CallOp call) {
-    if (!plannedNames.contains(call.getCallee()))
-      return WalkResult::advance();
-    call.emitError("calls @")
-        << call.getCallee()
-        << ", which takes its arenas as trailing arguments in arena-mode="
-        << stringifyArenaMode(arenaMode)
-        << "; call it from outside the module or use arena-mode=global";
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
+    arenaTakers.insert(func.getNameAttr());
+  arenaTakers.insert(
+      StringAttr::get(&getContext(), helperPrefix + "_hydrate_constants"));
+  SymbolTableCollection symbolTables;
+  SymbolUserMap users(symbolTables, module);
+  llvm::SmallPtrSet<Operation *, 4> owners;
+  std::string mode = stringifyArenaMode(arenaMode).str();
+  for (auto callee : module.getOps<func::FuncOp>()) {
+    if (!arenaTakers.contains(callee.getNameAttr()))
+      continue;
+    for (Operation *user : users.getUsers(callee)) {
+      auto call = dyn_cast<func::CallOp>(user);
+      auto caller = user->getParentOfType<func::FuncOp>();
+      if (!call || !caller)
+        return user->emitError("uses @")
+               << callee.getName()
+               << " other than in a direct call; in arena-mode=" << mode
+               << " it takes its arenas as trailing arguments, which only a "
+                  "func.call in a function can supply (call it directly or "
+                  "use arena-mode=global)";
+      if (arenaTakers.contains(caller.getNameAttr()))
+        continue;
+      ArrayRef<Operation *> callerUsers = users.getUsers(caller);
+      if (!callerUsers.empty()) {
+        InFlightDiagnostic diag =
+            call.emitError("calls @")
+            << callee.getName() << ", which takes its arenas as trailing "
+            << "arguments in arena-mode=" << mode << ", from @"
+            << caller.getName()
+            << ", which is itself used in the module; the arenas belong to "
+               "the outermost caller and must outlive every call, so call @"
+            << callee.getName()
+            << " from a function that nothing in the module calls (or use "
+               "arena-mode=global)";
+        diag.attachNote(callerUsers.front()->getLoc())
+            << "@" << caller.getName() << " is used here";
+        return failure();
+      }
+      owners.insert(caller);
+    }
+  }
+  for (auto func : module.getOps<func::FuncOp>())
+    if (owners.contains(func))
+      arenaOwners.push_back(func);
+  return success();
 }
 
 /// Records the binding of every tensor of `func`; every tensor needs one.
@@ -499,7 +565,7 @@ LogicalResult HeliaLowerToMemref::lowerConstant(OpBuilder &builder,
     return success();
   }
   if (result.use_empty()) {
-    op->erase();
+    forgetAndErase(op);
     return success();
   }
   Value tensor;
@@ -532,7 +598,7 @@ LogicalResult HeliaLowerToMemref::lowerConstant(OpBuilder &builder,
   }
   bindings[tensor] = binding;
   result.replaceAllUsesWith(tensor);
-  op->erase();
+  forgetAndErase(op);
   return success();
 }
 
@@ -686,7 +752,8 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
   offsets.clear();
   lastBase = nullptr;
   Block &entry = func.getBody().front();
-  IRRewriter rewriter(&getContext());
+  ForgetErasedBindings listener(bindings);
+  IRRewriter rewriter(&getContext(), &listener);
 
   SmallVector<Operation *> ops;
   for (Operation &op : entry.without_terminator())
@@ -694,13 +761,19 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
 
   // The arena memrefs come first, in declaration order.
   llvm::DenseSet<StringAttr> used;
-  for (const auto &[value, binding] : bindings) {
-    if (Value(value).getParentRegion() != &func.getBody())
-      continue;
+  auto markUsed = [&](Value value) {
+    BindingAttr binding = bindings.lookup(value);
+    if (!binding)
+      return;
     used.insert(binding.getArena().getAttr());
     if (FlatSymbolRefAttr pool = binding.getStreamArena())
       used.insert(pool.getAttr());
-  }
+  };
+  for (BlockArgument arg : entry.getArguments())
+    markUsed(arg);
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      markUsed(result);
   for (auto &[name, arena] : arenas)
     if (used.contains(name))
       (void)getArenaBase(name, /*blob=*/false);
@@ -819,10 +892,14 @@ void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
 }
 
 /// Returns the helper function `name` of type `type`: a new public function,
-/// or the body-less declaration that a caller in the module wrote for it.
+/// or the one that a caller in the module wrote for it: a declaration, or a
+/// stub whose body is only a return (so that the unplanned program runs
+/// too). With `acceptNoArguments`, the caller's version may be `() -> ()`:
+/// written before planning, it cannot know the arena arguments.
 FailureOr<func::FuncOp>
 HeliaLowerToMemref::getOrCreateHelper(ModuleOp module, StringRef name,
-                                      FunctionType type) {
+                                      FunctionType type,
+                                      bool acceptNoArguments) {
   auto existing = module.lookupSymbol<func::FuncOp>(name);
   if (!existing) {
     if (Operation *other = module.lookupSymbol(name))
@@ -834,13 +911,26 @@ HeliaLowerToMemref::getOrCreateHelper(ModuleOp module, StringRef name,
     func.addEntryBlock();
     return func;
   }
-  if (!existing.isExternal() || existing.getFunctionType() != type)
+  FunctionType existingType = existing.getFunctionType();
+  bool typeMatches =
+      existingType == type ||
+      (acceptNoArguments && existingType.getNumInputs() == 0 &&
+       existingType.getNumResults() == 0 && type.getNumResults() == 0);
+  Region &body = existing.getBody();
+  bool isStub = existing.isExternal() ||
+                (body.hasOneBlock() && body.front().getNumArguments() == 0 &&
+                 llvm::hasSingleElement(body.front()) &&
+                 isa<func::ReturnOp>(body.front().front()));
+  if (!typeMatches || !isStub)
     return existing.emitError("@")
-           << name << " must be a declaration of type " << type
+           << name << " must be a declaration, or a function whose body is "
+           << "only a return, of type " << type
            << " for helia-lower-to-memref to define it (choose another "
               "prefix= or remove it)";
   // A declaration has to be private; the definition is the module's API.
   existing.setPublic();
+  body.getBlocks().clear();
+  existing.setFunctionType(type);
   existing.addEntryBlock();
   return existing;
 }
@@ -862,7 +952,8 @@ LogicalResult HeliaLowerToMemref::createHydrateFunction(ModuleOp module) {
   if (!anyStaged && !module.lookupSymbol(name))
     return success();
   auto type = FunctionType::get(&getContext(), getArenaArgTypes(arenas), {});
-  FailureOr<func::FuncOp> func = getOrCreateHelper(module, name, type);
+  FailureOr<func::FuncOp> func =
+      getOrCreateHelper(module, name, type, /*acceptNoArguments=*/true);
   if (failed(func))
     return failure();
   currentFunc = *func;
@@ -913,6 +1004,62 @@ LogicalResult HeliaLowerToMemref::createAllocFunctions(ModuleOp module) {
   return success();
 }
 
+/// arena-mode=alloc|arg: every call to a function that takes the arenas
+/// gets them: a planned caller passes its own arena arguments; any other
+/// caller (an outermost one, checked by checkModule) allocates them on
+/// entry, with `<prefix>_alloc_arenas` in alloc mode or `memref.alloc` in
+/// arg mode, and frees them before each return.
+void HeliaLowerToMemref::supplyArenas(ModuleOp module) {
+  if (arenaMode == ArenaMode::Global)
+    return;
+  SmallVector<Type> types = getArenaArgTypes(arenas);
+  if (types.empty())
+    return;
+  MLIRContext *ctx = &getContext();
+  DenseMap<Operation *, SmallVector<Value>> owned;
+  for (func::FuncOp owner : arenaOwners) {
+    Location loc = owner.getLoc();
+    OpBuilder builder = OpBuilder::atBlockBegin(&owner.getBody().front());
+    SmallVector<Value> &values = owned[owner];
+    if (arenaMode == ArenaMode::Alloc) {
+      auto call = func::CallOp::create(
+          builder, loc,
+          FlatSymbolRefAttr::get(ctx, helperPrefix + "_alloc_arenas"), types,
+          ValueRange());
+      llvm::append_range(values, call.getResults());
+    } else {
+      for (auto &[name, arena] : arenas)
+        if (arena.argIndex >= 0)
+          values.push_back(memref::AllocOp::create(
+              builder, NameLoc::get(name, loc), arena.getRuntimeType(),
+              builder.getI64IntegerAttr(arena.alignment)));
+    }
+    owner.walk([&](func::ReturnOp ret) {
+      builder.setInsertionPoint(ret);
+      if (arenaMode == ArenaMode::Alloc) {
+        func::CallOp::create(
+            builder, loc,
+            FlatSymbolRefAttr::get(ctx, helperPrefix + "_free_arenas"),
+            TypeRange(), values);
+        return;
+      }
+      for (Value value : values)
+        memref::DeallocOp::create(builder, loc, value);
+    });
+  }
+  module.walk([&](func::CallOp call) {
+    if (!arenaTakers.contains(call.getCalleeAttr().getAttr()))
+      return;
+    auto caller = call->getParentOfType<func::FuncOp>();
+    if (arenaTakers.contains(caller.getNameAttr())) {
+      call.getArgOperandsMutable().append(
+          caller.getArguments().take_back(types.size()));
+      return;
+    }
+    call.getArgOperandsMutable().append(owned.lookup(caller));
+  });
+}
+
 LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
   bufferization::OneShotBufferizationOptions options =
       getBufferizationOptions();
@@ -957,6 +1104,34 @@ LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
                                               bufferizationState)))
     return failure();
   return success();
+}
+
+/// An arena owner frees its arenas before it returns, so it must not return
+/// a view of them: a result of a planned function, as it is or through a
+/// cast or view.
+LogicalResult HeliaLowerToMemref::checkOwnerResults() {
+  bool ok = true;
+  for (func::FuncOp owner : arenaOwners) {
+    owner.walk([&](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+          value = view.getViewSource();
+        auto call = value.getDefiningOp<func::CallOp>();
+        if (!call || !arenaTakers.contains(call.getCalleeAttr().getAttr()))
+          continue;
+        ret.emitError("returns, as result #")
+            << operand.getOperandNumber() << ", a result of @"
+            << call.getCallee() << " that lives in the arenas @"
+            << owner.getName() << " frees before it returns (arena-mode="
+            << stringifyArenaMode(arenaMode)
+            << "); copy it out first (e.g. linalg.copy into a tensor.empty) "
+               "or use arena-mode=global";
+        ok = false;
+      }
+    });
+  }
+  return success(ok);
 }
 
 LogicalResult HeliaLowerToMemref::checkNoAllocations() {
@@ -1033,9 +1208,11 @@ void HeliaLowerToMemref::runOnOperation() {
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
     return signalPassFailure();
+  supplyArenas(module);
   for (auto func : module.getOps<func::FuncOp>())
     stripPlanAttributes(func);
 
-  if (failed(bufferize(module)) || failed(checkNoAllocations()))
+  if (failed(bufferize(module)) || failed(checkNoAllocations()) ||
+      failed(checkOwnerResults()))
     return signalPassFailure();
 }
