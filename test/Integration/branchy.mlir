@@ -1,21 +1,12 @@
-// RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir %{tosa_to_linalg} -o %t/linalg.mlir
-
-// RUN: helia-opt %t/linalg.mlir --helia-memory-pipeline -o %t/bound.mlir
-// RUN: %{open_module} %t/bound.mlir > %t/planned.mlir
-// RUN: cat %t/harness.mlir >> %t/planned.mlir
-// RUN: helia-opt %t/planned.mlir --helia-lower-to-memref --helia-lower-copies -o %t/lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR < %t/lowered.mlir
-// RUN: helia-opt %t/lowered.mlir %{to_llvm} | %{run} | FileCheck %s
-
-// RUN: %{open_module} %t/linalg.mlir > %t/plain.mlir
-// RUN: cat %t/harness.mlir >> %t/plain.mlir
-// RUN: helia-opt %t/plain.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.lowered.mlir
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.lowered.mlir
+// RUN: helia-opt %t.lowered.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // A branchy graph: values live across each other irregularly (a and b feed
 // ops far apart, e is read by two later ops), so the scratch arena reuses
 // slots in a non-trivial pattern; the concat writes both halves in place
-// into its own slot.
+// into its own slot. @main is the unplanned harness.
 
 // IR-NOT: memref.alloc
 // IR-LABEL: func.func @model(
@@ -24,7 +15,6 @@
 
 // CHECK: ( ( 4, 2, 4.5, 7, 2, 11, 9, 6.5 ), ( 4, 0, 3, 6, -6, 14, 4, -3 ) )
 
-//--- model.mlir
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @model(%x: tensor<1x8xf32>) -> tensor<2x8xf32> {
     %one = "tosa.const"() {values = dense<1.0> : tensor<1x8xf32>} : () -> tensor<1x8xf32>
@@ -40,10 +30,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     %k = tosa.concat %h, %e {axis = 0 : i32} : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xf32>
     return %k : tensor<2x8xf32>
   }
-}
 
-//--- harness.mlir
-  func.func @main() {
+  func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[3.0, -1.0, 0.5, 2.0, -4.0, 8.0, 1.0, -2.5]]> : tensor<1x8xf32>
     %r = call @model(%x) : (tensor<1x8xf32>) -> tensor<2x8xf32>
     %c0 = arith.constant 0 : index

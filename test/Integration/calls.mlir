@@ -1,9 +1,12 @@
-// RUN: helia-opt %s --helia-memory-pipeline="lower=true lower-copies=true" -o %t.lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR --input-file=%t.lowered.mlir
-// RUN: helia-opt %t.lowered.mlir %{to_llvm} | %{run} | FileCheck %s
-// RUN: helia-opt %s %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
-// Calls across the plan's boundary: the planned @model calls the planned
+// In every arena mode (with arena arguments, @model forwards its own to
+// @layer), then plain One-Shot Bufferize. Calls across the plan's boundary: the planned @model calls the planned
 // @layer (which runs inside the call's step, on the same arenas) and the
 // unplanned @peek, and the unplanned @main calls @model. Every function
 // boundary is in the default memory space: operands in arena slots are

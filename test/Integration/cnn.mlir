@@ -1,19 +1,13 @@
-// RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir %{tosa_to_linalg} -o %t/linalg.mlir
+// Planned: TOSA to linalg, plan, lower to arenas and views, lower the
+// copies, in one invocation; then to LLVM and run. @main, the harness, is
+// `helia.unplanned`: the planner leaves it alone and the lowering bufferizes
+// it like any caller.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.lowered.mlir
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.lowered.mlir
+// RUN: helia-opt %t.lowered.mlir %{to_llvm} | %{run} | FileCheck %s
 
-// Planned: plan, join the harness, lower to arenas and views, run.
-// RUN: helia-opt %t/linalg.mlir --helia-memory-pipeline -o %t/bound.mlir
-// RUN: %{open_module} %t/bound.mlir > %t/planned.mlir
-// RUN: cat %t/harness.mlir >> %t/planned.mlir
-// RUN: helia-opt %t/planned.mlir --helia-lower-to-memref --helia-lower-copies -o %t/lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR < %t/lowered.mlir
-// RUN: helia-opt %t/lowered.mlir %{to_llvm} | %{run} | FileCheck %s
-
-// Reference: the same model and harness with plain One-Shot Bufferize
-// (helia-lower-copies only drops the helia module attributes there).
-// RUN: %{open_module} %t/linalg.mlir > %t/plain.mlir
-// RUN: cat %t/harness.mlir >> %t/plain.mlir
-// RUN: helia-opt %t/plain.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Reference: the same module with plain One-Shot Bufferize.
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // A small CNN: conv 3x3 + relu6, depthwise conv 3x3, residual add, 2x2 max
 // pool, fully connected (reshape + matmul) and bias.
@@ -28,10 +22,11 @@
 // IR: linalg.pooling_nhwc_max
 // IR: linalg.batch_matmul
 // IR-NOT: memref.alloc
+// IR-LABEL: func.func @main()
+// IR-NOT: memref.alloc
 
 // CHECK: ( 56.25, 96.375, 5.4375 )
 
-//--- model.mlir
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @model(%x: tensor<1x4x4x1xf32>) -> tensor<1x1x3xf32> {
     %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
@@ -56,10 +51,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     %o = tosa.add %m, %fb : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
     return %o : tensor<1x1x3xf32>
   }
-}
 
-//--- harness.mlir
-  func.func @main() {
+  func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[[[1.0], [2.0], [0.0], [-1.0]], [[0.5], [3.0], [1.0], [2.0]], [[-2.0], [1.0], [4.0], [0.0]], [[1.0], [1.0], [-1.0], [2.5]]]]> : tensor<1x4x4x1xf32>
     %r = call @model(%x) : (tensor<1x4x4x1xf32>) -> tensor<1x1x3xf32>
     %c0 = arith.constant 0 : index

@@ -1,20 +1,25 @@
-// RUN: split-file %s %t
+// The lowered IR, before the copies are lowered.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true})" | FileCheck %s --check-prefix=IR
 
-// RUN: helia-opt %t/model.mlir --helia-memory-pipeline -o %t/bound.mlir
-// RUN: %{open_module} %t/bound.mlir > %t/planned.mlir
-// RUN: cat %t/harness.mlir >> %t/planned.mlir
-// RUN: helia-opt %t/planned.mlir --helia-lower-to-memref -o %t/lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR < %t/lowered.mlir
-// RUN: helia-opt %t/lowered.mlir --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Planned, in one invocation, with each arena mode; then run.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=GLOBAL --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" -o %t.arg.mlir
+// RUN: FileCheck %s --check-prefix=ARG --input-file=%t.arg.mlir
+// RUN: helia-opt %t.arg.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" -o %t.alloc.mlir
+// RUN: FileCheck %s --check-prefix=ALLOC --input-file=%t.alloc.mlir
+// RUN: helia-opt %t.alloc.mlir %{to_llvm} | %{run} | FileCheck %s
 
-// RUN: %{open_module} %t/model.mlir > %t/plain.mlir
-// RUN: cat %t/harness.mlir >> %t/plain.mlir
-// RUN: helia-opt %t/plain.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Reference: plain One-Shot Bufferize.
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // A recurrent cell whose state is persistent: the state argument and the
 // updated state live in the persistent arena, which no scratch tensor ever
 // reuses, and the updated state is returned in place. The harness threads
-// the state through two calls.
+// the state through two calls; with arena arguments it owns the arenas for
+// both.
 
 // IR: memref.global "private" @persistent_dtcm : memref<32xi8, #helia.memory<"dtcm">>
 // IR-LABEL: func.func @model(
@@ -32,13 +37,29 @@
 // IR-NOT: memref.alloc
 // IR: return %{{.*}}, %[[NEW]]
 
+// GLOBAL-NOT: memref.alloc
+// ARG-LABEL: func.func @model(
+// ARG-NOT: memref.alloc
+// ARG-LABEL: func.func @main()
+// ARG-COUNT-2: memref.alloc() {alignment = 16 : i64}
+// ARG-NOT: memref.alloc
+// ARG: call @model(
+// ARG-NOT: memref.alloc
+// ARG: call @model(
+// ARG-NOT: memref.alloc
+// ALLOC-LABEL: func.func @model(
+// ALLOC-NOT: memref.alloc
+// ALLOC-LABEL: func.func @main()
+// ALLOC-NEXT: call @model_alloc_arenas()
+// ALLOC-NOT: memref.alloc
+// ALLOC: call @model_free_arenas(
+
 // s1 = 0.5 * 0 + x1 = [1, 2, 3, 4];          y1 = s1 * w
 // s2 = 0.5 * s1 + x2 = [0.5, 0, 2.5, 2];     y2 = s2 * w
 // CHECK: ( 1, -2, 6, 2 )
 // CHECK-NEXT: ( 0.5, -0, 5, 1 )
 // CHECK-NEXT: ( 0.5, 0, 2.5, 2 )
 
-//--- model.mlir
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @model(%x: tensor<4xf32>, %state: tensor<4xf32> {helia.persistent}) -> (tensor<4xf32>, tensor<4xf32>) {
     %decay = arith.constant dense<0.5> : tensor<4xf32>
@@ -51,10 +72,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     %y = linalg.mul ins(%new, %w : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
     return %y, %new : tensor<4xf32>, tensor<4xf32>
   }
-}
 
-//--- harness.mlir
-  func.func @main() {
+  func.func @main() attributes {helia.unplanned} {
     %s0 = arith.constant dense<0.0> : tensor<4xf32>
     %x1 = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
     %x2 = arith.constant dense<[0.0, -1.0, 1.0, 0.0]> : tensor<4xf32>

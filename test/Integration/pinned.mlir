@@ -1,23 +1,25 @@
-// RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir %{tosa_to_linalg} -o %t/linalg.mlir
+// The lowered IR, before the copies are lowered.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true})" | FileCheck %s --check-prefix=IR
 
-// Planned: the harness declares the hydrate function that the lowering
-// defines, and calls it once before the model.
-// RUN: helia-opt %t/linalg.mlir --helia-memory-pipeline -o %t/bound.mlir
-// RUN: %{open_module} %t/bound.mlir > %t/planned.mlir
-// RUN: cat %t/hydrate-decl.mlir %t/harness.mlir >> %t/planned.mlir
-// RUN: helia-opt %t/planned.mlir --helia-lower-to-memref -o %t/lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR < %t/lowered.mlir
-// RUN: helia-opt %t/lowered.mlir --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Planned, in one invocation, with each arena mode; then run.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=GLOBAL --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" -o %t.arg.mlir
+// RUN: FileCheck %s --check-prefix=ARG --input-file=%t.arg.mlir
+// RUN: helia-opt %t.arg.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" -o %t.alloc.mlir
+// RUN: FileCheck %s --check-prefix=ALLOC --input-file=%t.alloc.mlir
+// RUN: helia-opt %t.alloc.mlir %{to_llvm} | %{run} | FileCheck %s
 
-// Reference: nothing to hydrate, so the hydrate function is a stub.
-// RUN: %{open_module} %t/linalg.mlir > %t/plain.mlir
-// RUN: cat %t/hydrate-stub.mlir %t/harness.mlir >> %t/plain.mlir
-// RUN: helia-opt %t/plain.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Reference: plain One-Shot Bufferize.
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // A two-layer perceptron whose weights ("fc1/w", "fc2/w") are pinned: their
 // bytes stay in MRAM and are copied into DTCM once, by
-// model_hydrate_constants; the biases are read in place from MRAM.
+// model_hydrate_constants; the biases are read in place from MRAM. The
+// harness calls the hydrate function through a stub that does nothing (the
+// unplanned program has nothing to hydrate); the lowering defines it.
 
 // IR: memref.global "private" constant @constant_dtcm_from_mram_source : memref<144xi8, #helia.memory<"mram">> = dense<
 // IR: memref.global "private" @constant_dtcm_from_mram : memref<144xi8, #helia.memory<"dtcm">> = uninitialized
@@ -28,15 +30,43 @@
 // IR-DAG: memref.view %[[PINNED]][%{{.*}}][] : memref<144xi8, #helia.memory<"dtcm">> to memref<1x6x2xf32, #helia.memory<"dtcm">>
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @main()
+// IR-NEXT: call @model_hydrate_constants() : () -> ()
 // IR-LABEL: func.func @model_hydrate_constants()
 // IR: helia.hydrate %{{.*}}, %{{.*}} : memref<144xi8, #helia.memory<"mram">>, memref<144xi8, #helia.memory<"dtcm">>
 // IR-NOT: memref.alloc
+
+// GLOBAL-NOT: memref.alloc
+// GLOBAL-LABEL: func.func @model_hydrate_constants()
+// GLOBAL: memref.copy
+// GLOBAL-NOT: memref.alloc
+
+// With arena arguments the harness owns the scratch arena and the runtime
+// copy of the pinned weights, and hands both to the hydrate function and to
+// the model.
+// ARG-LABEL: func.func @model(
+// ARG-NOT: memref.alloc
+// ARG-LABEL: func.func @main()
+// ARG-NEXT: %[[S:.*]] = memref.alloc() {alignment = 16 : i64} : memref<{{[0-9]+}}xi8>
+// ARG-NEXT: %[[P:.*]] = memref.alloc() {alignment = 16 : i64} : memref<144xi8>
+// ARG-NEXT: call @model_hydrate_constants(%[[S]], %[[P]])
+// ARG-NOT: memref.alloc
+// ARG: call @model(%{{.*}}, %[[S]], %[[P]])
+// ARG-LABEL: func.func @model_hydrate_constants(
+// ARG: memref.copy
+// ARG-NOT: memref.alloc
+// ALLOC-LABEL: func.func @model(
+// ALLOC-NOT: memref.alloc
+// ALLOC-LABEL: func.func @main()
+// ALLOC-NEXT: %[[A:.*]]:2 = call @model_alloc_arenas()
+// ALLOC-NEXT: call @model_hydrate_constants(%[[A]]#0, %[[A]]#1)
+// ALLOC: call @model(%{{.*}}, %[[A]]#0, %[[A]]#1)
+// ALLOC: call @model_free_arenas(%[[A]]#0, %[[A]]#1)
 
 // x = [1, 2, -1, 0.5]; x*w1 + b1 = [-1, 2.75, 1, 3.75, -2, 0.75];
 // relu = [0, 2.75, 1, 3.75, 0, 0.75]; *w2 + b2 = [-1.75, 8]
 // CHECK: ( -1.75, 8 )
 
-//--- model.mlir
 module attributes {helia.platform = "apollo510_evb",
                    helia.rules = [#helia.rule<type = constant, id = ["fc*/w"], attributes = <memory = "mram", constant_destination_memory = "dtcm">>]} {
   func.func @model(%x: tensor<1x1x4xf32>) -> tensor<1x1x2xf32> {
@@ -53,18 +83,8 @@ module attributes {helia.platform = "apollo510_evb",
     %o = tosa.add %m2, %b2 : (tensor<1x1x2xf32>, tensor<1x1x2xf32>) -> tensor<1x1x2xf32>
     return %o : tensor<1x1x2xf32>
   }
-}
 
-//--- hydrate-decl.mlir
-  func.func private @model_hydrate_constants()
-
-//--- hydrate-stub.mlir
-  func.func @model_hydrate_constants() {
-    return
-  }
-
-//--- harness.mlir
-  func.func @main() {
+  func.func @main() attributes {helia.unplanned} {
     call @model_hydrate_constants() : () -> ()
     %x = arith.constant dense<[[[1.0, 2.0, -1.0, 0.5]]]> : tensor<1x1x4xf32>
     %r = call @model(%x) : (tensor<1x1x4xf32>) -> tensor<1x1x2xf32>
@@ -72,6 +92,12 @@ module attributes {helia.platform = "apollo510_evb",
     %pad = arith.constant 0.0 : f32
     %v = vector.transfer_read %r[%c0, %c0, %c0], %pad : tensor<1x1x2xf32>, vector<2xf32>
     vector.print %v : vector<2xf32>
+    return
+  }
+
+  // Nothing to hydrate in the unplanned program; helia-lower-to-memref
+  // defines the function of a planned one.
+  func.func @model_hydrate_constants() attributes {helia.unplanned} {
     return
   }
 }

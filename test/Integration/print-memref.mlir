@@ -1,16 +1,18 @@
-// RUN: helia-opt %s %{tosa_to_linalg} -o %t.linalg.mlir
-// RUN: helia-opt %t.linalg.mlir --helia-memory-pipeline="lower=true lower-copies=true" -o %t.lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR --input-file=%t.lowered.mlir
-// RUN: helia-opt %t.lowered.mlir %{to_llvm} | %{run} | FileCheck %s
-// RUN: helia-opt %t.linalg.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
-// The harness prints the model's results with printMemrefF32, which takes
-// an unranked memref in the default memory space. The model returns its
-// results in their arena slots (in DTCM); at the call site each result is
-// cast to the default memory space (memref.memory_space_cast, erased with
-// the memory spaces by helia-lower-copies), so the harness's casts to
-// tensor<*xf32> bufferize like any other. The harness also accumulates into
-// the first result: a caller's write goes to a copy, never into the arena.
+// In every arena mode, then plain One-Shot Bufferize. The harness prints
+// the model's results with printMemrefF32, which takes an unranked memref in
+// the default memory space. The model returns its results in their arena
+// slots (in DTCM); at the call site each result is cast to the default
+// memory space (memref.memory_space_cast, which helia-lower-copies drops
+// with the memory spaces), so the harness's casts to tensor<*xf32>
+// bufferize like any other. The harness also accumulates into the first
+// result: a caller's write goes to a copy, never into the arena.
 
 // IR-LABEL: func.func @main()
 // IR: %[[R:.*]]:2 = call @model(

@@ -1,18 +1,19 @@
-// RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir %{tosa_to_linalg} -o %t/linalg.mlir
+// The lowered IR, before the copies are lowered.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true})" | FileCheck %s --check-prefix=IR
 
-// RUN: helia-opt %t/linalg.mlir --helia-memory-pipeline -o %t/bound.mlir
-// RUN: %{open_module} %t/bound.mlir > %t/planned.mlir
-// RUN: cat %t/harness.mlir >> %t/planned.mlir
-// RUN: helia-opt %t/planned.mlir --helia-lower-to-memref -o %t/lowered.mlir
-// RUN: FileCheck %s --check-prefix=IR < %t/lowered.mlir
-// RUN: helia-opt %t/lowered.mlir --helia-lower-copies -o %t/copies.mlir
-// RUN: FileCheck %s --check-prefix=COPIES < %t/copies.mlir
-// RUN: helia-opt %t/copies.mlir %{to_llvm} | %{run} | FileCheck %s
+// Planned, in one invocation, with each arena mode; then run.
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=COPIES --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" -o %t.arg.mlir
+// RUN: FileCheck %s --check-prefix=ARG --input-file=%t.arg.mlir
+// RUN: helia-opt %t.arg.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" -o %t.alloc.mlir
+// RUN: FileCheck %s --check-prefix=ALLOC --input-file=%t.alloc.mlir
+// RUN: helia-opt %t.alloc.mlir %{to_llvm} | %{run} | FileCheck %s
 
-// RUN: %{open_module} %t/linalg.mlir > %t/plain.mlir
-// RUN: cat %t/harness.mlir >> %t/plain.mlir
-// RUN: helia-opt %t/plain.mlir %{plain_bufferize} --helia-lower-copies %{to_llvm} | %{run} | FileCheck %s
+// Reference: plain One-Shot Bufferize.
+// RUN: helia-opt %s %{plain} | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // Three layers whose weights ("l1/w", "l2/w", "l3/w") are streamed: their
 // bytes stay in MRAM, and each is copied into the stream pool in DTCM right
@@ -33,15 +34,36 @@
 // IR-NOT: memref.alloc
 // IR: return
 
-// COPIES-NOT: helia.stream
+// COPIES-NOT: memref.alloc
 // COPIES-LABEL: func.func @model(
+// COPIES-NOT: helia.stream
 // COPIES-COUNT-3: memref.copy {{.*}} : memref<1x4x4xf32> to memref<1x4x4xf32>
 // COPIES-NOT: memref.alloc
+
+// With arena arguments, the harness owns the scratch arena and the stream
+// pool: memref.alloc in arg mode, @model_alloc_arenas in alloc mode. The
+// model allocates nothing.
+// ARG-LABEL: func.func @model(
+// ARG-NOT: memref.alloc
+// ARG-LABEL: func.func @main()
+// ARG-COUNT-2: memref.alloc() {alignment = 16 : i64} : memref<{{[0-9]+}}xi8>
+// ARG-NOT: memref.alloc
+// ARG: call @model(
+// ARG-COUNT-2: memref.dealloc
+// ALLOC-LABEL: func.func @model(
+// ALLOC-NOT: memref.alloc
+// ALLOC-LABEL: func.func @main()
+// ALLOC-NEXT: %[[A:.*]]:2 = call @model_alloc_arenas()
+// ALLOC-NOT: memref.alloc
+// ALLOC: call @model(%{{.*}}, %[[A]]#0, %[[A]]#1)
+// ALLOC: call @model_free_arenas(%[[A]]#0, %[[A]]#1)
+// ALLOC-LABEL: func.func @model_alloc_arenas()
+// ALLOC-COUNT-2: memref.alloc() {alignment = 16 : i64}
+// ALLOC-NOT: memref.alloc
 
 // x*w1 = [1.5, 4, 9, 3]; *w2 = [3.75, 3.5, 8.5, 10.5]; *w3:
 // CHECK: ( -6.75, -0.25, 5, 2 )
 
-//--- model.mlir
 module attributes {helia.platform = "apollo510_evb",
                    helia.rules = [#helia.rule<type = constant, id = ["*/w"], attributes = <residency = stream>>]} {
   func.func @model(%x: tensor<1x1x4xf32>) -> tensor<1x1x4xf32> {
@@ -54,10 +76,8 @@ module attributes {helia.platform = "apollo510_evb",
     %m3 = tosa.matmul %m2, %w3, %zp, %zp : (tensor<1x1x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x4xf32> loc("l3")
     return %m3 : tensor<1x1x4xf32>
   }
-}
 
-//--- harness.mlir
-  func.func @main() {
+  func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[[1.0, 2.0, 3.0, 0.5]]]> : tensor<1x1x4xf32>
     %r = call @model(%x) : (tensor<1x1x4xf32>) -> tensor<1x1x4xf32>
     %c0 = arith.constant 0 : index
