@@ -6,9 +6,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${HELIA_BENCH_DIR:-$root/../shared/bench}
 echo "== Models: scratch arena bytes vs TFLite Micro (bench/models.py)"
 python3 "$root/bench/models.py" "$build" "$bench"
-for script in "$root"/bench/packer/*.py; do
-  [ -e "$script" ] || continue
-  echo
-  echo "== $(basename "$script")"
-  python3 "$script" --bench "$bench" --tool "$build/bin/helia-plan"
-done
+echo
+echo "== Packing library: MiniMalloc, TFLM models, idealloc, scale (bench/packer/run.py)"
+python3 "$root/bench/packer/run.py" --bench "$bench" --tool "$build/bin/helia-plan"

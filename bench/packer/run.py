@@ -129,7 +129,7 @@ def scale(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", default="/work/shared/bench")
+    parser.add_argument("--bench", default=os.path.join(HERE, "../../../shared/bench"))
     parser.add_argument("--tool", default=os.path.join(HERE, "../../build/bin/helia-plan"))
     parser.add_argument("--skip", nargs="*", default=[])
     args = parser.parse_args()

@@ -30,7 +30,7 @@ def run(tool, path, algorithm, out=None):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", default="/work/shared/bench")
+    parser.add_argument("--bench", default=os.path.join(here, "../../../shared/bench"))
     parser.add_argument("--tool", default=os.path.join(here, "../../build/bin/helia-plan"))
     args = parser.parse_args()
     models_dir = os.path.join(args.bench, "models")
