@@ -9,6 +9,9 @@ packages=(
   libgtest-dev zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev
   chromium
 )
+# Packages one make target needs on top (e.g. libclang-rt-22-dev, the
+# sanitizer and libFuzzer runtimes, for check-sanitize and fuzz).
+packages+=("$@")
 
 missing=()
 for pkg in "${packages[@]}"; do
