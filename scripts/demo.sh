@@ -19,7 +19,7 @@ echo "== helia demo: $model"
 echo "   rules: $rules"
 echo
 # 1. Plan (TOSA is lowered to linalg first; tensor names survive).
-"$opt" "$model" --pass-pipeline="builtin.module($tosa_to_linalg, helia-memory-pipeline{rules-file=$rules plan-json=$out/tiny_cnn.plan.json plan-svg=$out/tiny_cnn.plan.svg plan-report=-})" \
+"$opt" "$model" --pass-pipeline="builtin.module($tosa_to_linalg, helia-memory-pipeline{lower=false rules-file=$rules plan-json=$out/tiny_cnn.plan.json plan-svg=$out/tiny_cnn.plan.svg plan-report=-})" \
   -o "$out/tiny_cnn.planned.mlir"
 
 # 2. Lower the plan to arenas, views and copies, then to LLVM, and run.

@@ -1,4 +1,4 @@
-// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-memory-pipeline | FileCheck %s
+// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-memory-pipeline=lower=false | FileCheck %s
 
 // Degenerate modules get a correct (possibly empty) plan.
 

@@ -1,6 +1,6 @@
-// RUN: helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="memory-limit=dtcm=0" | FileCheck %s --check-prefix=ZERO
-// RUN: not helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="memory-limit=dtcm=0,sram=0" 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: not helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="memory-limit=dtcm=4611686018427387905" 2>&1 | FileCheck %s --check-prefix=TOOBIG
+// RUN: helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="lower=false memory-limit=dtcm=0" | FileCheck %s --check-prefix=ZERO
+// RUN: not helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="lower=false memory-limit=dtcm=0,sram=0" 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not helia-opt %s -allow-unregistered-dialect -helia-memory-pipeline="lower=false memory-limit=dtcm=4611686018427387905" 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
 // A memory-limit of 0 empties dtcm: every scratch tensor goes to sram.
 // ZERO-NOT: @scratch_dtcm

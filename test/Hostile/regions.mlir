@@ -1,4 +1,4 @@
-// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-memory-pipeline | FileCheck %s
+// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-memory-pipeline=lower=false | FileCheck %s
 
 // An op with regions is one step that uses everything its regions use; the
 // values inside its regions are not planned. A value read only inside a

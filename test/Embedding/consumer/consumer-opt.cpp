@@ -34,6 +34,8 @@ int main(int argc, char **argv) {
         mlir::helia::HeliaMemoryPipelineOptions options;
         options.platform = "apollo4p_evb";
         options.planReport = "-";
+        // This compiler lowers the planned module itself.
+        options.lower = false;
         mlir::helia::buildHeliaMemoryPipeline(pm, options);
       });
 

@@ -1,7 +1,7 @@
 // RUN: helia-opt %s -helia-resolve-residency -helia-assign-bindings -helia-export-plan=svg=- -o /dev/null | FileCheck %s
 // RUN: helia-opt %s -helia-resolve-residency -helia-assign-bindings "-helia-export-plan=svg=%t.svg json=%t.json" -o /dev/null
 // RUN: python3 %helia_src/scripts/render-svg.py --svg %t.svg --json %t.json | FileCheck %s --check-prefix=MATCH
-// RUN: helia-opt %s --helia-memory-pipeline=plan-svg=- -o /dev/null | FileCheck %s
+// RUN: helia-opt %s --helia-memory-pipeline="lower=false plan-svg=-" -o /dev/null | FileCheck %s
 
 // The SVG timeline: one panel per arena, in the plan's arena order; in each
 // panel a plot in step and byte units, so that a rectangle's y and height

@@ -65,8 +65,10 @@ struct HeliaMemoryPipelineOptions
                      "('-': stdout)")};
   PassOptions::Option<bool> lower{
       *this, "lower",
-      llvm::cl::desc("Lower the plan to memref (helia-lower-to-memref)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Lower the plan to memref (helia-lower-to-memref); "
+                     "lower=false stops after planning, e.g. for models of "
+                     "ops that have no bufferization such as tfl.*"),
+      llvm::cl::init(true)};
   PassOptions::Option<ArenaMode> arenaMode{
       *this, "arena-mode", llvm::cl::desc("How writable arenas are lowered"),
       llvm::cl::init(ArenaMode::Global),
