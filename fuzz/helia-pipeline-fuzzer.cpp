@@ -276,7 +276,9 @@ Outcome planOnce(StringRef text, const Config &config,
   if (failed(verify(*module)))
     fail("the planned module does not verify", text);
   PassManager check(&ctx, ModuleOp::getOperationName());
-  check.addPass(mlir::helia::createHeliaVerifyPlan());
+  mlir::helia::HeliaVerifyPlanOptions verifyOptions;
+  verifyOptions.memoryLimits = assign.memoryLimits;
+  check.addPass(mlir::helia::createHeliaVerifyPlan(verifyOptions));
   if (failed(check.run(*module)))
     fail("helia-verify-plan rejects the plan", text);
   FailureOr<mlir::helia::MemoryPlan> plan = mlir::helia::MemoryPlan::build(*module);
