@@ -71,7 +71,7 @@ int main(void) {
   /* Plan and print the module. */
   MlirModule module = parse(context);
   MlirLogicalResult result = heliaRunMemoryPipeline(
-      module, mlirStringRefCreateFromCString("platform=apollo3p_evb"),
+      module, mlirStringRefCreateFromCString("lower=false platform=apollo3p_evb"),
       printError, NULL);
   printf("plan: %s\n", mlirLogicalResultIsSuccess(result) ? "ok" : "failed");
   mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
@@ -92,7 +92,8 @@ int main(void) {
   result = heliaRunMemoryPipeline(
       module,
       mlirStringRefCreateFromCString(
-          "memory-limit=dtcm=256 memory-limit=sram=0 memory-limit=itcm=0"),
+          "lower=false memory-limit=dtcm=256 memory-limit=sram=0 "
+          "memory-limit=itcm=0"),
       printError, NULL);
   printf("over capacity: %s\n",
          mlirLogicalResultIsSuccess(result) ? "ok" : "failed");
