@@ -71,8 +71,8 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   unsigned shown = std::min<size_t>(topTensors, bySize.size());
   os << "\nLargest buffers (" << shown << " of " << bySize.size()
      << "; tensors that share storage are listed once)\n";
-  os << llvm::format("  %-40s %-16s %12s %-28s %10s  %s\n", "tensor", "kind",
-                     "bytes", "arena", "offset", "steps");
+  os << llvm::format("  %-40s %6s %-16s %12s %-28s %10s  %s\n", "tensor",
+                     "id", "kind", "bytes", "arena", "offset", "steps");
   for (const PlanTensor *t : ArrayRef(bySize).take_front(shown)) {
     std::string label = tensorLabel(*t, qualify);
     if (label.size() > 40)
@@ -80,8 +80,9 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     std::string kind = stringifyTensorKind(t->kind).str();
     if (t->residency && *t->residency != Residency::Direct)
       kind += "/" + stringifyResidency(*t->residency).str();
-    os << llvm::format("  %-40s %-16s %12lld %-28s %10lld  [%lld, %lld]\n",
-                       label.c_str(), kind.c_str(), (long long)t->size,
+    os << llvm::format("  %-40s %6llu %-16s %12lld %-28s %10lld  [%lld, %lld]\n",
+                       label.c_str(), (unsigned long long)t->tensorId,
+                       kind.c_str(), (long long)t->size,
                        arenas[t->arena].name.c_str(), (long long)t->offset,
                        (long long)t->firstStep, (long long)t->lastStep);
   }
