@@ -12,38 +12,6 @@
 using namespace mlir;
 using namespace mlir::helia;
 
-/// The resolved placement of `value`, or null.
-static PlacementAttr getPlacement(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    return func ? func.getArgAttrOfType<PlacementAttr>(
-                      arg.getArgNumber(), HeliaDialect::getPlacementAttrName())
-                : PlacementAttr();
-  }
-  auto result = cast<OpResult>(value);
-  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
-      HeliaDialect::getPlacementAttrName());
-  if (!list || result.getResultNumber() >= list.size())
-    return {};
-  return dyn_cast<PlacementAttr>(list[result.getResultNumber()]);
-}
-
-/// The binding of `value`, or null.
-static BindingAttr getBinding(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    return func ? func.getArgAttrOfType<BindingAttr>(
-                      arg.getArgNumber(), HeliaDialect::getBindingAttrName())
-                : BindingAttr();
-  }
-  auto result = cast<OpResult>(value);
-  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
-      HeliaDialect::getBindingAttrName());
-  if (!list || result.getResultNumber() >= list.size())
-    return {};
-  return dyn_cast<BindingAttr>(list[result.getResultNumber()]);
-}
-
 FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
                                         StringRef platformOverride) {
   FailureOr<PlatformAttr> platform = lookupPlatform(module, platformOverride);

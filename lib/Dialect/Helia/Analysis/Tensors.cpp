@@ -114,6 +114,33 @@ std::optional<uint64_t> mlir::helia::getTensorByteSize(Type type) {
   return bytes;
 }
 
+/// The attribute `name` of a tensor: for an entry-block argument its
+/// function's argument attribute, for a result the entry of its op's array.
+template <typename AttrT>
+static AttrT getTensorAttr(Value value, StringRef name) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast_or_null<FunctionOpInterface>(
+        arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getFunctionBody().front())
+      return {};
+    return func.getArgAttrOfType<AttrT>(arg.getArgNumber(), name);
+  }
+  auto result = cast<OpResult>(value);
+  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(name);
+  if (!list || result.getResultNumber() >= list.size())
+    return {};
+  return dyn_cast<AttrT>(list[result.getResultNumber()]);
+}
+
+PlacementAttr mlir::helia::getPlacement(Value value) {
+  return getTensorAttr<PlacementAttr>(value,
+                                      HeliaDialect::getPlacementAttrName());
+}
+
+BindingAttr mlir::helia::getBinding(Value value) {
+  return getTensorAttr<BindingAttr>(value, HeliaDialect::getBindingAttrName());
+}
+
 /// Checks that a tensor can be planned: ranked, static, sized.
 static LogicalResult checkPlannable(Value value, Location loc,
                                     StringRef what) {

@@ -295,18 +295,8 @@ LogicalResult HeliaAssignBindings::collect(ModuleOp module) {
       BufferPlan plan;
       plan.func = f;
       plan.info = &info;
-      const TensorInfo &root = analysis.getTensors()[info.members.front()];
-      if (auto arg = dyn_cast<BlockArgument>(root.value)) {
-        plan.placement = analysis.getFunction().getArgAttrOfType<PlacementAttr>(
-            arg.getArgNumber(), HeliaDialect::getPlacementAttrName());
-      } else {
-        auto result = cast<OpResult>(root.value);
-        if (auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
-                HeliaDialect::getPlacementAttrName());
-            list && result.getResultNumber() < list.size())
-          plan.placement =
-              dyn_cast<PlacementAttr>(list[result.getResultNumber()]);
-      }
+      plan.placement =
+          getPlacement(analysis.getTensors()[info.members.front()].value);
       plan.alignedSize = alignTo(static_cast<int64_t>(info.size), alignment);
       std::tie(plan.first, plan.last) = schedule->getLifetime(f, info);
       plans.push_back(plan);

@@ -93,22 +93,6 @@ struct Arena {
   MemRefType getBlobType() const { return getType(sourceMemory); }
 };
 
-/// Returns the binding of `value` from its op's or function's attribute.
-static BindingAttr lookupBinding(Value value) {
-  StringRef name = HeliaDialect::getBindingAttrName();
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    if (!func || arg.getOwner() != &func.getFunctionBody().front())
-      return {};
-    return func.getArgAttrOfType<BindingAttr>(arg.getArgNumber(), name);
-  }
-  auto result = cast<OpResult>(value);
-  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(name);
-  if (!list || result.getResultNumber() >= list.size())
-    return {};
-  return dyn_cast<BindingAttr>(list[result.getResultNumber()]);
-}
-
 /// True when two bindings name the same bytes.
 static bool isSameSlot(BindingAttr a, BindingAttr b) {
   return a && b && a.getArena() == b.getArena() &&
@@ -389,7 +373,7 @@ LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
   if (failed(tensors))
     return failure();
   for (const TensorInfo &tensor : *tensors) {
-    BindingAttr binding = lookupBinding(tensor.value);
+    BindingAttr binding = getBinding(tensor.value);
     if (!binding) {
       Location loc = tensor.value.getLoc();
       return emitError(loc) << "tensor "

@@ -37,20 +37,6 @@ struct HeliaVerifyPlan
   void runOnOperation() override;
 };
 
-BindingAttr getBinding(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    return func.getArgAttrOfType<BindingAttr>(
-        arg.getArgNumber(), HeliaDialect::getBindingAttrName());
-  }
-  auto result = cast<OpResult>(value);
-  auto list = result.getOwner()->getAttrOfType<ArrayAttr>(
-      HeliaDialect::getBindingAttrName());
-  if (!list || result.getResultNumber() >= list.size())
-    return {};
-  return dyn_cast<BindingAttr>(list[result.getResultNumber()]);
-}
-
 } // namespace
 
 void HeliaVerifyPlan::runOnOperation() {

@@ -49,6 +49,14 @@ TensorKind getTensorKind(Value value);
 /// overflows 64 bits.
 std::optional<uint64_t> getTensorByteSize(Type type);
 
+/// The `#helia.placement` of a tensor (from its op's `helia.placement`
+/// array, or its function's argument attribute), or null.
+PlacementAttr getPlacement(Value value);
+
+/// The `#helia.binding` of a tensor (from its op's `helia.binding` array, or
+/// its function's argument attribute for an entry-block argument), or null.
+BindingAttr getBinding(Value value);
+
 /// Collects the tensors of `func` in program order: entry-block arguments,
 /// then the results of the ops directly in the body (ops nested in regions
 /// belong to their parent op's step and are not planned separately).
