@@ -243,27 +243,11 @@ static int64_t alignTo(int64_t value, int64_t align) {
 }
 
 LogicalResult HeliaAssignBindings::parseLimits() {
-  capacity.clear();
-  for (MemoryDescAttr memory : platformAttr.getMemoryList())
-    capacity[memory.getName()] = static_cast<int64_t>(memory.getSize());
-  for (const std::string &entry : memoryLimits) {
-    auto [name, bytes] = StringRef(entry).split('=');
-    uint64_t value;
-    if (bytes.getAsInteger(0, value))
-      return emitError(getOperation().getLoc())
-             << "memory-limit '" << entry
-             << "' is not name=bytes (e.g. dtcm=65536)";
-    if (value > kMaxMemoryBytes)
-      return emitError(getOperation().getLoc())
-             << "memory-limit '" << entry
-             << "' is larger than the 2^62 bytes helia supports";
-    if (!platformAttr.lookupMemory(name))
-      return emitError(getOperation().getLoc())
-             << "memory-limit names unknown memory '" << name
-             << "'; platform '" << platformAttr.getName()
-             << "' has: " << platformAttr.getMemoryNamesForDiagnostic();
-    capacity[name] = static_cast<int64_t>(value);
-  }
+  FailureOr<llvm::StringMap<int64_t>> capacities = getMemoryCapacities(
+      platformAttr, memoryLimits, getOperation().getLoc());
+  if (failed(capacities))
+    return failure();
+  capacity = std::move(*capacities);
   return success();
 }
 

@@ -177,20 +177,10 @@ void HeliaVerifyPlan::runOnOperation() {
   }
 
   // Each memory: its arenas (and staged source blobs) fit.
-  llvm::StringMap<int64_t> limit;
-  for (MemoryDescAttr memory : platformAttr->getMemoryList())
-    limit[memory.getName()] = static_cast<int64_t>(memory.getSize());
-  for (const std::string &entry : memoryLimits) {
-    auto [name, bytes] = StringRef(entry).split('=');
-    int64_t value;
-    if (bytes.getAsInteger(0, value) || !limit.count(name)) {
-      module.emitError("memory-limit '")
-          << entry << "' is not name=bytes for a memory of platform '"
-          << platformAttr->getName() << "'";
-      return signalPassFailure();
-    }
-    limit[name] = value;
-  }
+  FailureOr<llvm::StringMap<int64_t>> limit =
+      getMemoryCapacities(*platformAttr, memoryLimits, module.getLoc());
+  if (failed(limit))
+    return signalPassFailure();
   for (MemoryDescAttr memory : platformAttr->getMemoryList()) {
     int64_t used = 0;
     for (ArenaOp arena : module.getOps<ArenaOp>()) {
@@ -200,7 +190,7 @@ void HeliaVerifyPlan::runOnOperation() {
           arena.getSourceMemoryOrMemory() == memory.getName())
         used += arena.getSize();
     }
-    int64_t cap = limit.lookup(memory.getName());
+    int64_t cap = limit->lookup(memory.getName());
     if (used > cap) {
       module.emitError("memory '")
           << memory.getName() << "' holds " << cap
