@@ -16,6 +16,8 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <queue>
 #include <tuple>
@@ -351,11 +353,218 @@ int64_t bestFit(llvm::ArrayRef<Span> spans, int64_t size, int64_t alignment) {
   return bestOffset >= 0 ? bestOffset : alignTo(top, alignment);
 }
 
+/// The union of a set of memory intervals, kept as disjoint, non-touching
+/// blocks (begin -> end) in offset order.
+using BlockSet = std::map<int64_t, int64_t>;
+
+void insertBlock(BlockSet &set, int64_t begin, int64_t end) {
+  auto it = set.upper_bound(begin);
+  if (it != set.begin() && std::prev(it)->second >= begin)
+    --it;
+  while (it != set.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    it = set.erase(it);
+  }
+  set.emplace_hint(it, begin, end);
+}
+
+/// A segment tree over slots for dense problems. Each node keeps, as block
+/// sets, the memory of the items stored at the node (its canonical cover) and
+/// of all items stored in its subtree. The memory used during [lo, hi) is the
+/// union of the subtree sets of the query's canonical nodes and the node sets
+/// of the nodes on the two boundary paths that stick out of [lo, hi), so
+/// first fit jumps from block to block instead of visiting every overlapping
+/// item: a query costs O(log T) per block it skips, not O(k log k).
+class BlockIndex {
+public:
+  explicit BlockIndex(uint32_t numSlots) {
+    while (width < std::max<uint32_t>(numSlots, 1))
+      width <<= 1;
+    node.resize(2 * width);
+    subtree.resize(2 * width);
+  }
+
+  void insert(uint32_t lo, uint32_t hi, int64_t begin, int64_t end) {
+    forEachSet(lo, hi, [&](uint32_t n, bool canonical) {
+      if (canonical)
+        insertBlock(node[n], begin, end);
+      insertBlock(subtree[n], begin, end);
+    });
+  }
+
+  /// The sets whose union is the memory in use during [lo, hi).
+  void collect(uint32_t lo, uint32_t hi,
+               llvm::SmallVectorImpl<const BlockSet *> &sets) const {
+    sets.clear();
+    forEachSet(lo, hi, [&](uint32_t n, bool canonical) {
+      const BlockSet &set = canonical ? subtree[n] : node[n];
+      if (!set.empty())
+        sets.push_back(&set);
+    });
+  }
+
+private:
+  /// Calls fn(node, true) for the canonical cover of [lo, hi) and
+  /// fn(node, false) for every proper ancestor of a canonical node.
+  template <typename Fn>
+  void forEachSet(uint32_t lo, uint32_t hi, Fn &&fn) const {
+    uint32_t l = lo + width, r = hi + width;
+    uint32_t leftLeaf = l, rightLeaf = r - 1;
+    for (; l < r; l >>= 1, r >>= 1) {
+      if (l & 1)
+        fn(l++, true);
+      if (r & 1)
+        fn(--r, true);
+    }
+    // Proper ancestors of canonical nodes are the nodes on the paths from the
+    // two boundary leaves that are not inside [lo, hi).
+    auto inside = [&](uint32_t n) {
+      uint32_t level = 0;
+      while ((n << level) < width)
+        ++level;
+      uint32_t first = (n << level) - width;
+      uint32_t last = first + (1u << level);
+      return lo <= first && last <= hi;
+    };
+    uint32_t a = leftLeaf, b = rightLeaf;
+    for (; a >= 1; a >>= 1, b >>= 1) {
+      if (!inside(a))
+        fn(a, false);
+      if (b != a && !inside(b))
+        fn(b, false);
+    }
+  }
+
+  uint32_t width = 1;
+  std::vector<BlockSet> node;
+  std::vector<BlockSet> subtree;
+};
+
+/// The lowest aligned offset at which `size` bytes are free in every set.
+int64_t firstFitBlocks(llvm::ArrayRef<const BlockSet *> sets, int64_t size,
+                       int64_t alignment) {
+  int64_t x = 0;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const BlockSet *set : sets) {
+      while (true) {
+        auto it = set->upper_bound(x);
+        if (it != set->begin() && std::prev(it)->second > x)
+          x = alignTo(std::prev(it)->second, alignment);
+        else if (it != set->end() && it->first < x + size)
+          x = alignTo(it->second, alignment);
+        else
+          break;
+        moved = true;
+      }
+    }
+  }
+  return x;
+}
+
+/// bestFit() over the union of `sets`: the aligned start of the smallest free
+/// gap below the top that holds `size` bytes (the lowest on ties), else the
+/// aligned top.
+int64_t bestFitBlocks(llvm::ArrayRef<const BlockSet *> sets, int64_t size,
+                      int64_t alignment) {
+  int64_t bestOffset = -1;
+  int64_t bestGap = 0;
+  int64_t a = 0;
+  while (true) {
+    // Advance `a` to the next point that no set covers.
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const BlockSet *set : sets) {
+        auto it = set->upper_bound(a);
+        if (it != set->begin() && std::prev(it)->second > a) {
+          a = std::prev(it)->second;
+          moved = true;
+        }
+      }
+    }
+    int64_t b = std::numeric_limits<int64_t>::max();
+    for (const BlockSet *set : sets) {
+      auto it = set->upper_bound(a);
+      if (it != set->end())
+        b = std::min(b, it->first);
+    }
+    if (b == std::numeric_limits<int64_t>::max())
+      break;
+    int64_t start = alignTo(a, alignment);
+    if (b >= start + size && (bestOffset < 0 || b - a < bestGap)) {
+      bestOffset = start;
+      bestGap = b - a;
+    }
+    a = b;
+  }
+  return bestOffset >= 0 ? bestOffset : alignTo(a, alignment);
+}
+
 } // namespace
+
+/// Average number of items an item overlaps in time above which the block
+/// index beats visiting every overlapping item (measured: about 3x slower at
+/// 17, 20x faster at 5,800).
+constexpr uint64_t kDenseDegree = 128;
+
+/// True if the items overlap kDenseDegree others on average.
+static bool isDense(const Instance &instance) {
+  const std::vector<Item> &items = instance.items;
+  // startsBefore[s]: items with lo < s; endsBy[s]: items with hi <= s.
+  std::vector<uint32_t> startsBefore(instance.numSlots + 2, 0);
+  std::vector<uint32_t> endsBy(instance.numSlots + 1, 0);
+  for (const Item &item : items) {
+    ++startsBefore[item.lo + 1];
+    ++endsBy[item.hi];
+  }
+  for (uint32_t s = 1; s < startsBefore.size(); ++s)
+    startsBefore[s] += startsBefore[s - 1];
+  for (uint32_t s = 1; s < endsBy.size(); ++s)
+    endsBy[s] += endsBy[s - 1];
+  uint64_t degrees = 0;
+  for (const Item &item : items)
+    degrees += startsBefore[item.hi] - endsBy[item.lo] - 1;
+  return degrees > kDenseDegree * items.size();
+}
+
+/// placeInOrder() on a BlockIndex; places exactly as the IntervalIndex
+/// version, since both fits depend only on the union of the overlapping
+/// placed intervals.
+static int64_t placeInOrderDense(const Instance &instance,
+                                 llvm::ArrayRef<uint32_t> order, Fit fit,
+                                 llvm::MutableArrayRef<int64_t> offsets) {
+  const std::vector<Item> &items = instance.items;
+  BlockIndex index(instance.numSlots);
+  int64_t peak = 0;
+  for (auto [i, item] : llvm::enumerate(items)) {
+    if (item.fixedOffset == kNoOffset)
+      continue;
+    offsets[i] = item.fixedOffset;
+    index.insert(item.lo, item.hi, item.fixedOffset,
+                 item.fixedOffset + item.size);
+    peak = std::max(peak, item.fixedOffset + item.size);
+  }
+  llvm::SmallVector<const BlockSet *, 64> sets;
+  for (uint32_t i : order) {
+    const Item &item = items[i];
+    index.collect(item.lo, item.hi, sets);
+    int64_t offset = fit == Fit::First
+                         ? firstFitBlocks(sets, item.size, item.alignment)
+                         : bestFitBlocks(sets, item.size, item.alignment);
+    offsets[i] = offset;
+    index.insert(item.lo, item.hi, offset, offset + item.size);
+    peak = std::max(peak, offset + item.size);
+  }
+  return peak;
+}
 
 int64_t detail::placeInOrder(const Instance &instance,
                              llvm::ArrayRef<uint32_t> order, Fit fit,
                              llvm::MutableArrayRef<int64_t> offsets) {
+  // Both engines place identically; pick the faster one for the density.
+  if (fit == Fit::First && isDense(instance))
+    return placeInOrderDense(instance, order, fit, offsets);
   const std::vector<Item> &items = instance.items;
   IntervalIndex index(instance.numSlots);
   std::vector<uint32_t> seen(items.size(), 0);
