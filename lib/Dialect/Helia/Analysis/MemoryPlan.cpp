@@ -9,6 +9,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::helia;
 
@@ -31,15 +33,9 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
                            arena.isStaged(), arena.getStream()});
   }
   for (MemoryDescAttr memory : platform->getMemoryList()) {
-    PlanMemory entry{memory.getName().str(),
-                     static_cast<int64_t>(memory.getSize()), 0};
-    for (const PlanArena &arena : plan.arenas) {
-      if (arena.memory == entry.name)
-        entry.used += arena.size;
-      if (arena.staged && arena.sourceMemory == entry.name)
-        entry.used += arena.size;
-    }
-    plan.memories.push_back(entry);
+    plan.memories.push_back({memory.getName().str(),
+                             static_cast<int64_t>(memory.getSize()),
+                             getArenaBytesIn(module, memory.getName())});
   }
 
   unsigned numBuffers = 0;
@@ -107,6 +103,36 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
     }
   }
   return plan;
+}
+
+std::optional<PlanPeak> MemoryPlan::findPeak(unsigned arena) const {
+  std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
+  auto add = [&](StringRef function, int64_t first, int64_t last,
+                 int64_t size) {
+    deltas[{function, first}] += size;
+    deltas[{function, last + 1}] -= size;
+  };
+  for (const PlanTensor &t : tensors) {
+    if (!t.primary)
+      continue;
+    if (t.arena == arena)
+      add(t.function, t.firstStep, t.lastStep, t.size);
+    if (t.streamArena == arena)
+      add(t.function, t.streamStep, t.streamLastStep, t.size);
+  }
+  std::optional<PlanPeak> peak;
+  StringRef function;
+  int64_t live = 0;
+  for (const auto &[key, delta] : deltas) {
+    if (key.first != function) {
+      function = key.first;
+      live = 0;
+    }
+    live += delta;
+    if (!peak || live > peak->bytes)
+      peak = PlanPeak{key.first.str(), key.second, live};
+  }
+  return peak;
 }
 
 void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {

@@ -117,38 +117,17 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   for (auto [index, arena] : llvm::enumerate(arenas)) {
     if (arena.role != ArenaRole::Scratch || arena.stream)
       continue;
-    // Sweep over lifetime events per function: O(n log n).
-    std::vector<std::tuple<std::string, int64_t, int64_t>> events;
-    for (const PlanTensor &t : tensors)
-      if (t.arena == index && t.primary) {
-        events.emplace_back(t.function, t.firstStep, t.size);
-        events.emplace_back(t.function, t.lastStep + 1, -t.size);
-      }
-    if (events.empty())
+    std::optional<PlanPeak> peak = findPeak(index);
+    if (!peak)
       continue;
-    llvm::sort(events);
-    std::optional<std::pair<std::pair<std::string, int64_t>, int64_t>> peak;
-    int64_t current = 0;
-    for (size_t e = 0; e < events.size(); ++e) {
-      const auto &[function, step, delta] = events[e];
-      if (e > 0 && std::get<0>(events[e - 1]) != function)
-        current = 0;
-      current += delta;
-      bool lastAtStep = e + 1 == events.size() ||
-                        std::get<0>(events[e + 1]) != function ||
-                        std::get<1>(events[e + 1]) != step;
-      if (lastAtStep && (!peak || current > peak->second))
-        peak = {{function, step}, current};
-    }
-    os << "  " << arena.name << ": " << formatBytes(peak->second)
-       << " live at step " << peak->first.second;
+    os << "  " << arena.name << ": " << formatBytes(peak->bytes)
+       << " live at step " << peak->step;
     if (qualify)
-      os << " of " << peak->first.first;
+      os << " of " << peak->function;
     os << " (arena " << arena.size << " bytes):";
     for (const PlanTensor &t : tensors)
-      if (t.arena == index && t.primary && t.function == peak->first.first &&
-          t.firstStep <= peak->first.second &&
-          peak->first.second <= t.lastStep)
+      if (t.arena == index && t.primary && t.function == peak->function &&
+          t.firstStep <= peak->step && peak->step <= t.lastStep)
         os << " " << tensorLabel(t, false) << " (" << t.size << ")";
     os << "\n";
   }

@@ -60,39 +60,6 @@ struct Slot {
 };
 } // namespace
 
-namespace {
-/// The step of an arena with the most live bytes.
-struct Peak {
-  std::string function;
-  int64_t step;
-  int64_t bytes;
-};
-} // namespace
-
-/// The peak of `slots`, as the report chooses it: the most live bytes, ties
-/// to the first (function name, step). A sweep over lifetime ends, so that
-/// long lifetimes cost nothing.
-static std::optional<Peak> findPeak(ArrayRef<Slot> slots) {
-  std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
-  for (const Slot &slot : slots) {
-    deltas[{slot.tensor->function, slot.firstStep}] += slot.tensor->size;
-    deltas[{slot.tensor->function, slot.lastStep + 1}] -= slot.tensor->size;
-  }
-  std::optional<Peak> peak;
-  StringRef function;
-  int64_t live = 0;
-  for (const auto &[key, delta] : deltas) {
-    if (key.first != function) {
-      function = key.first;
-      live = 0;
-    }
-    live += delta;
-    if (!peak || live > peak->bytes)
-      peak = Peak{key.first.str(), key.second, live};
-  }
-  return peak;
-}
-
 static std::string escape(StringRef text) {
   std::string result;
   for (char c : text) {
@@ -261,9 +228,9 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
     // tensors hold them for the whole run.
     bool reused = arena.role == ArenaRole::Scratch;
 
-    std::optional<Peak> peak;
+    std::optional<PlanPeak> peak;
     if (reused)
-      peak = findPeak(arenaSlots);
+      peak = findPeak(index);
 
     std::string kind = arena.stream ? "stream pool"
                        : arena.role != ArenaRole::Constant ? "read-write"

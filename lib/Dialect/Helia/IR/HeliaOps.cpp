@@ -29,6 +29,17 @@ LogicalResult ArenaOp::verify() {
   return success();
 }
 
+int64_t mlir::helia::getArenaBytesIn(ModuleOp module, StringRef memory) {
+  int64_t used = 0;
+  for (ArenaOp arena : module.getOps<ArenaOp>()) {
+    if (arena.getMemory() == memory)
+      used += arena.getSize();
+    if (arena.isStaged() && arena.getSourceMemoryOrMemory() == memory)
+      used += arena.getSize();
+  }
+  return used;
+}
+
 //===----------------------------------------------------------------------===//
 // HydrateOp / StreamOp
 //===----------------------------------------------------------------------===//

@@ -182,14 +182,7 @@ void HeliaVerifyPlan::runOnOperation() {
   if (failed(limit))
     return signalPassFailure();
   for (MemoryDescAttr memory : platformAttr->getMemoryList()) {
-    int64_t used = 0;
-    for (ArenaOp arena : module.getOps<ArenaOp>()) {
-      if (arena.getMemory() == memory.getName())
-        used += arena.getSize();
-      if (arena.isStaged() &&
-          arena.getSourceMemoryOrMemory() == memory.getName())
-        used += arena.getSize();
-    }
+    int64_t used = getArenaBytesIn(module, memory.getName());
     int64_t cap = limit->lookup(memory.getName());
     if (used > cap) {
       module.emitError("memory '")

@@ -72,6 +72,13 @@ struct PlanTensor {
   bool streamFallback = false;
 };
 
+/// The step of an arena with the most live bytes.
+struct PlanPeak {
+  std::string function;
+  int64_t step = 0;
+  int64_t bytes = 0;
+};
+
 struct MemoryPlan {
   std::string platform;
   std::vector<std::string> functions;
@@ -83,6 +90,13 @@ struct MemoryPlan {
   /// tensor has no binding or a binding names no arena.
   static FailureOr<MemoryPlan> build(ModuleOp module,
                                      StringRef platformOverride = {});
+
+  /// The peak of arena `arena`: the (function, step) with the most live
+  /// bytes, ties to the first in (function name, step) order. Tensors count
+  /// by their lifetime in their arena and by their slot's lifetime in a
+  /// stream pool; tensors that share storage count once. None for an arena
+  /// that holds nothing. A sweep over lifetime ends: O(n log n).
+  std::optional<PlanPeak> findPeak(unsigned arena) const;
 
   /// Writes the plan as JSON (see docs/PlanFormat.md).
   void writeJSON(llvm::raw_ostream &os) const;

@@ -5,6 +5,7 @@
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -12,5 +13,11 @@
 
 #define GET_OP_CLASSES
 #include "helia/Dialect/Helia/IR/HeliaOps.h.inc"
+
+namespace mlir::helia {
+/// Bytes the arenas of `module` take in `memory`: every arena in it, plus
+/// the source blob of every staged arena whose source it is.
+int64_t getArenaBytesIn(ModuleOp module, StringRef memory);
+} // namespace mlir::helia
 
 #endif // HELIA_DIALECT_HELIA_IR_HELIAOPS_H
