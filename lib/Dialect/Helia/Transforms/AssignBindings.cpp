@@ -422,14 +422,8 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
   for (auto [i, plan] : llvm::enumerate(plans)) {
     if (!plan.streamed)
       continue;
-    const BufferInfo &info = *plan.info;
-    if (schedule->getFunctions()[plan.func].wholeProgram) {
-      plan.streamFirst = 0;
-      plan.streamLast = schedule->getNumSteps() - 1;
-    } else {
-      plan.streamFirst = schedule->toGlobal(plan.func, info.readSteps.front());
-      plan.streamLast = schedule->toGlobal(plan.func, info.readSteps.back());
-    }
+    std::tie(plan.streamFirst, plan.streamLast) =
+        schedule->getStreamWindow(plan.func, *plan.info);
     streamed.push_back(i);
   }
   if (streamed.empty())

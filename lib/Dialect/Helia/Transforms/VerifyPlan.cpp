@@ -118,12 +118,12 @@ void HeliaVerifyPlan::runOnOperation() {
                 << ", which is not a helia.arena";
             return signalPassFailure();
           }
-          bool shared = function.wholeProgram;
+          auto [streamFirst, streamLast] =
+              schedule->getStreamWindow(f, buffer);
           placed[pool.getValue().str()].push_back(
               {tensor.value, name,
                static_cast<int64_t>(*binding.getStreamOffset()), size,
-               shared ? 0 : schedule->toGlobal(f, buffer.readSteps.front()),
-               shared ? total : schedule->toGlobal(f, buffer.readSteps.back())});
+               streamFirst, streamLast});
         }
       }
     }
