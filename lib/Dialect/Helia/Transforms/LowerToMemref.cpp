@@ -211,7 +211,8 @@ private:
   }
   void castCallOperands(OpBuilder &builder, func::CallOp call);
   StringAttr getSlotMemory(BindingAttr binding) const;
-  void typeResults(func::FuncOp func, ModuleOp module);
+  void typeResults(func::FuncOp func, SymbolUserMap &users,
+                   const llvm::DenseSet<Operation *> &plannedSet);
 
   bufferization::OneShotBufferizationOptions getBufferizationOptions() const;
 
@@ -826,7 +827,9 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
 /// gets its memory as encoding (`tensor<8xf32, #helia.memory<"dtcm">>`), so
 /// that bufferization returns the view itself instead of a copy in the
 /// default memory space. Callers cast back to the plain tensor type.
-void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
+void HeliaLowerToMemref::typeResults(
+    func::FuncOp func, SymbolUserMap &users,
+    const llvm::DenseSet<Operation *> &plannedSet) {
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Type> resultTypes(func.getResultTypes());
   OpBuilder builder(returnOp);
@@ -850,17 +853,14 @@ void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
   SmallVector<Type> oldTypes(func.getResultTypes());
   func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                  resultTypes));
-  std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
-  if (!uses)
-    return;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
+  for (Operation *user : users.getUsers(func)) {
+    auto call = dyn_cast<func::CallOp>(user);
     if (!call)
       continue;
     // A planned caller copies each result into its own slot (the plan
     // keeps the callee's result live until then).
-    bool ownedByPlan = llvm::is_contained(
-        planned, call->getParentOfType<func::FuncOp>());
+    bool ownedByPlan =
+        plannedSet.contains(call->getParentOfType<func::FuncOp>());
     builder.setInsertionPointAfter(call);
     for (auto [result, oldType, newType] :
          llvm::zip(call.getResults(), oldTypes, resultTypes)) {
@@ -1168,8 +1168,15 @@ void HeliaLowerToMemref::runOnOperation() {
   }
   // After every body is rewritten: a planned caller has copied each call
   // result into its slot, and that copy now reads the cast result.
-  for (func::FuncOp func : planned)
-    typeResults(func, module);
+  {
+    SymbolTableCollection symbolTables;
+    SymbolUserMap users(symbolTables, module);
+    llvm::DenseSet<Operation *> plannedSet;
+    for (func::FuncOp func : planned)
+      plannedSet.insert(func);
+    for (func::FuncOp func : planned)
+      typeResults(func, users, plannedSet);
+  }
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
     return signalPassFailure();
