@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/Analysis/PlanReplay.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -41,6 +42,11 @@ struct HeliaVerifyPlan
 
 void HeliaVerifyPlan::runOnOperation() {
   ModuleOp module = getOperation();
+  if (replayOnly) {
+    if (failed(replayPlan(module)))
+      return signalPassFailure();
+    return markAllAnalysesPreserved();
+  }
   FailureOr<PlatformAttr> platformAttr = lookupPlatform(module, platform);
   if (failed(platformAttr))
     return signalPassFailure();
@@ -175,6 +181,11 @@ void HeliaVerifyPlan::runOnOperation() {
     }
     return signalPassFailure();
   }
+
+  // Across calls, independently of the timeline above: replay the module
+  // and check that every read finds its tensor's bytes intact.
+  if (failed(replayPlan(module)))
+    return signalPassFailure();
 
   // Each memory: its arenas (and staged source blobs) fit.
   FailureOr<llvm::StringMap<int64_t>> limit =
