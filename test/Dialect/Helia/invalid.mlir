@@ -246,6 +246,18 @@ helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 0, alignmen
 
 // -----
 
+// The accessors are unsigned: -128 must not read as 2^64 - 128.
+// expected-error @+1 {{size must be positive, got -128}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = -128, alignment = 16}
+
+// -----
+
+// -2^63 is a power of two as an unsigned number.
+// expected-error @+1 {{alignment must be a positive power of two, got -9223372036854775808}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = -9223372036854775808}
+
+// -----
+
 // expected-error @+1 {{alignment must be a positive power of two, got 24}}
 helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 24}
 

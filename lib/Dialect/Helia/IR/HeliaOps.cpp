@@ -13,11 +13,16 @@ using namespace mlir::helia;
 //===----------------------------------------------------------------------===//
 
 LogicalResult ArenaOp::verify() {
-  if (getSize() <= 0)
-    return emitOpError("size must be positive, got ") << getSize();
-  if (getAlignment() <= 0 || !llvm::isPowerOf2_64(getAlignment()))
+  // The accessors are unsigned: read the stored signed values, so that
+  // `size = -128` is not taken for 2^64 - 128 (nor printed as
+  // `memref<-128xi8>` by the lowering).
+  int64_t size = getSizeAttr().getInt();
+  int64_t alignment = getAlignmentAttr().getInt();
+  if (size <= 0)
+    return emitOpError("size must be positive, got ") << size;
+  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
     return emitOpError("alignment must be a positive power of two, got ")
-           << getAlignment();
+           << alignment;
   if (getMemory().empty())
     return emitOpError("needs a non-empty memory");
   if (getRole() != ArenaRole::Constant && isStaged())
