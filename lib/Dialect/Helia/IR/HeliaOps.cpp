@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -35,14 +36,17 @@ LogicalResult ArenaOp::verify() {
 }
 
 int64_t mlir::helia::getArenaBytesIn(ModuleOp module, StringRef memory) {
-  int64_t used = 0;
+  // Saturating: hand-written arenas of up to 2^63 - 1 bytes each must not
+  // wrap the sum into a number that fits.
+  uint64_t used = 0;
   for (ArenaOp arena : module.getOps<ArenaOp>()) {
     if (arena.getMemory() == memory)
-      used += arena.getSize();
+      used = llvm::SaturatingAdd(used, arena.getSize());
     if (arena.isStaged() && arena.getSourceMemoryOrMemory() == memory)
-      used += arena.getSize();
+      used = llvm::SaturatingAdd(used, arena.getSize());
   }
-  return used;
+  return static_cast<int64_t>(
+      std::min<uint64_t>(used, std::numeric_limits<int64_t>::max()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -242,6 +242,15 @@ static int64_t alignTo(int64_t value, int64_t align) {
   return static_cast<int64_t>(llvm::alignTo(value, align));
 }
 
+/// a + b for non-negative byte counts, saturating at INT64_MAX: a sum that
+/// saturates is above every capacity (at most 2^62) and fails the capacity
+/// checks instead of wrapping into a size that fits.
+static int64_t addBytes(int64_t a, int64_t b) {
+  return static_cast<int64_t>(std::min<uint64_t>(
+      llvm::SaturatingAdd(static_cast<uint64_t>(a), static_cast<uint64_t>(b)),
+      std::numeric_limits<int64_t>::max()));
+}
+
 LogicalResult HeliaAssignBindings::parseLimits() {
   FailureOr<llvm::StringMap<int64_t>> capacities = getMemoryCapacities(
       platformAttr, memoryLimits, getOperation().getLoc());
@@ -293,7 +302,7 @@ int64_t HeliaAssignBindings::freeBytes(StringRef memory) const {
   int64_t used = 0;
   for (const auto &[key, bytes] : arenaSizes)
     if (key.memory == memory)
-      used += bytes;
+      used = addBytes(used, bytes);
   return capacity.lookup(memory) - used;
 }
 
@@ -338,7 +347,7 @@ LogicalResult HeliaAssignBindings::chooseConstantHomes() {
                     !plan.info->readSteps.empty();
     int64_t &offset = next[plan.arena];
     plan.offset = offset;
-    offset += plan.alignedSize;
+    offset = addBytes(offset, plan.alignedSize);
   }
   // Every key has a binding pointing at it, so every key gets its arena,
   // even when its constants are all empty (tensor<0xf32>).
@@ -384,7 +393,7 @@ LogicalResult HeliaAssignBindings::choosePersistentHomes() {
     plan.arena = {ArenaRole::Persistent, home, home};
     int64_t &offset = next[plan.arena];
     plan.offset = offset;
-    offset += plan.alignedSize;
+    offset = addBytes(offset, plan.alignedSize);
   }
   for (const auto &[key, size] : next)
     addArenaBytes(key, size);
