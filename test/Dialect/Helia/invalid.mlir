@@ -301,3 +301,16 @@ func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
 
 // expected-error @+1 {{'helia.unplanned' must be a unit attribute on a function}}
 func.func private @f() attributes {helia.unplanned = 1}
+
+// -----
+
+// Preferred memories hold the tensors written at run time.
+// expected-error @+1 {{platform 'p' prefers memory 'ram', which is read-only at run time (writable = false); preferred memories hold the tensors written at run time: list only readable, writable memories in preferred (keep read-only ones for constants)}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "ram", size = 100, writable = false>], preferred = ["ram"], alignment = 16>} {
+}
+
+// -----
+
+// expected-error @+1 {{platform 'p' prefers memory 'wo', which is not readable (readable = false)}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "dtcm", size = 100>, #helia.memory_desc<name = "wo", size = 100, readable = false>], preferred = ["dtcm", "wo"], alignment = 16>} {
+}

@@ -93,6 +93,23 @@ PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!names.contains(pref.getValue()))
       return emitError() << "platform '" << name << "' prefers memory '"
                          << pref.getValue() << "' which it does not declare";
+    // Scratch and persistent tensors, and the stream pool, go to the
+    // preferred memories, and all of them are written and read at run time.
+    auto desc = *llvm::find_if(
+        memories.getAsRange<MemoryDescAttr>(),
+        [&](MemoryDescAttr memory) {
+          return memory.getName() == pref.getValue();
+        });
+    if (!desc.getWritable() || !desc.getReadable())
+      return emitError()
+             << "platform '" << name << "' prefers memory '" << pref.getValue()
+             << "', which is "
+             << (desc.getWritable() ? "not readable (readable = false)"
+                                    : "read-only at run time (writable = "
+                                      "false)")
+             << "; preferred memories hold the tensors written at run time: "
+                "list only readable, writable memories in preferred (keep "
+                "read-only ones for constants)";
     if (!seen.insert(pref.getValue()).second)
       return emitError() << "platform '" << name << "' lists memory '"
                          << pref.getValue() << "' twice in its preferred order";
