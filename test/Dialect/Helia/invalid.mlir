@@ -286,9 +286,26 @@ func.func @f(%a: memref<16xi8>, %b: memref<8xi8>) {
 
 // -----
 
-func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
-  // expected-error @+1 {{copies only memrefs of integer or float elements}}
-  helia.stream %a, %b : memref<2xindex>, memref<16xi8>
+func.func @f(%a: memref<2xvector<4xf32>>, %b: memref<32xi8>) {
+  // expected-error @+1 {{copies only memrefs of integer, float, index or complex elements, not 'memref<2xvector<4xf32>>'}}
+  helia.stream %a, %b : memref<2xvector<4xf32>>, memref<32xi8>
+  return
+}
+
+// -----
+
+// index elements take 8 bytes (ByteSize.h), like every other byte size.
+func.func @f(%a: memref<2xindex>, %b: memref<8xi8>) {
+  // expected-error @+1 {{source holds 16 bytes but target holds 8}}
+  helia.stream %a, %b : memref<2xindex>, memref<8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4294967296x4294967296xi8>, %b: memref<16xi8>) {
+  // expected-error @+1 {{copies memrefs of fewer than 2^64 bytes}}
+  helia.stream %a, %b : memref<4294967296x4294967296xi8>, memref<16xi8>
   return
 }
 

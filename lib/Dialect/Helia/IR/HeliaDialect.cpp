@@ -1,6 +1,7 @@
 //===- HeliaDialect.cpp - helia dialect and attributes --------------------===//
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
@@ -264,20 +265,21 @@ static LogicalResult verifyBindingAgainstArena(Operation *anchor,
            << binding.getArena();
   if (auto shaped = dyn_cast<ShapedType>(type);
       shaped && shaped.hasStaticShape() &&
-      shaped.getElementType().isIntOrIndexOrFloat()) {
-    // Checked arithmetic: a hand-written binding may sit on a type of more
-    // than 2^64 bytes.
-    int64_t bytes = (shaped.getElementTypeBitWidth() + 7) / 8;
-    bool overflow = false;
-    for (int64_t dim : shaped.getShape())
-      overflow |= llvm::MulOverflow(bytes, dim, bytes);
-    uint64_t size = static_cast<uint64_t>(arena.getSize());
-    if (overflow || static_cast<uint64_t>(bytes) > size ||
-        binding.getOffset() > size - static_cast<uint64_t>(bytes))
-      return anchor->emitOpError("tensor of ")
-             << bytes << " bytes at offset " << binding.getOffset()
-             << " overruns arena " << binding.getArena() << " of "
-             << arena.getSize() << " bytes";
+      getElementByteSize(shaped.getElementType())) {
+    // A hand-written binding may sit on a type of more than 2^64 bytes
+    // (nullopt), which overruns every arena.
+    std::optional<uint64_t> bytes = getTensorByteSize(shaped);
+    uint64_t size = static_cast<uint64_t>(arena.getSizeAttr().getInt());
+    if (!bytes || *bytes > size || binding.getOffset() > size - *bytes) {
+      InFlightDiagnostic diag = anchor->emitOpError("tensor of ");
+      if (bytes)
+        diag << *bytes;
+      else
+        diag << "more than 2^64";
+      return diag << " bytes at offset " << binding.getOffset()
+                  << " overruns arena " << binding.getArena() << " of "
+                  << arena.getSizeAttr().getInt() << " bytes";
+    }
   }
   return success();
 }

@@ -1,6 +1,7 @@
 //===- HeliaOps.cpp - helia operations ------------------------------------===//
 
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -53,22 +54,18 @@ int64_t mlir::helia::getArenaBytesIn(ModuleOp module, StringRef memory) {
 // HydrateOp / StreamOp
 //===----------------------------------------------------------------------===//
 
-/// Byte size of a statically shaped memref, or nullopt for element types
-/// without a bit width.
-static std::optional<uint64_t> getByteSize(MemRefType type) {
-  Type element = type.getElementType();
-  if (!element.isIntOrIndexOrFloat() || element.isIndex())
-    return std::nullopt;
-  return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
-}
-
 static LogicalResult verifyCopy(Operation *op, Value source, Value target) {
   auto sourceType = cast<MemRefType>(source.getType());
   auto targetType = cast<MemRefType>(target.getType());
-  std::optional<uint64_t> sourceBytes = getByteSize(sourceType);
-  std::optional<uint64_t> targetBytes = getByteSize(targetType);
+  std::optional<uint64_t> sourceBytes = getTensorByteSize(sourceType);
+  std::optional<uint64_t> targetBytes = getTensorByteSize(targetType);
+  for (MemRefType type : {sourceType, targetType})
+    if (!getElementByteSize(type.getElementType()))
+      return op->emitOpError("copies only memrefs of integer, float, index "
+                             "or complex elements, not ")
+             << type;
   if (!sourceBytes || !targetBytes)
-    return op->emitOpError("copies only memrefs of integer or float elements");
+    return op->emitOpError("copies memrefs of fewer than 2^64 bytes");
   if (*sourceBytes != *targetBytes)
     return op->emitOpError("source holds ")
            << *sourceBytes << " bytes but target holds " << *targetBytes;

@@ -9,6 +9,7 @@
 #ifndef HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
 #define HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
 
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Value.h"
@@ -43,11 +44,6 @@ StringAttr getTensorName(Value value);
 /// of ops marked `helia.constant`; persistent for values marked
 /// `helia.persistent` or `tflm.persistent`; scratch otherwise.
 TensorKind getTensorKind(Value value);
-
-/// Returns the byte size of a statically shaped tensor (elements are rounded
-/// up to whole bytes, as TFLite Micro does), or nullopt if it has none or
-/// overflows 64 bits.
-std::optional<uint64_t> getTensorByteSize(Type type);
 
 /// The `#helia.placement` of a tensor (from its op's `helia.placement`
 /// array, or its function's argument attribute), or null.
