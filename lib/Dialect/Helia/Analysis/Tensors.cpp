@@ -150,6 +150,36 @@ static LogicalResult checkPlannable(Value value, Location loc,
   return success();
 }
 
+/// Checks that a tensor of kind constant has a value helia knows before the
+/// program runs: constant arenas are read-only images, so a value computed
+/// (or passed in) at run time would be written into them.
+static LogicalResult checkConstant(Value value, Location loc,
+                                   StringRef what) {
+  if (isa<BlockArgument>(value))
+    return emitError(loc)
+           << what << " is marked helia.constant, but an argument's bytes "
+           << "are the caller's, written at run time, and constant arenas "
+           << "are read-only; drop helia.constant (the argument is then "
+           << "scratch), or make the weight an arith.constant or tosa.const "
+           << "inside the function";
+  Operation *op = value.getDefiningOp();
+  if (matchPattern(value, m_Constant()))
+    return success();
+  // An unregistered op without operands or regions (an imported weight such
+  // as `tfl.pseudo_const`) cannot depend on run-time values; helia cannot
+  // fold it, but plans it (its bytes come from the importer).
+  if (!op->isRegistered() && op->getNumOperands() == 0 &&
+      op->getNumRegions() == 0)
+    return success();
+  return emitError(loc)
+         << what << " of '" << op->getName()
+         << "' is marked helia.constant, but only constant-foldable values "
+            "(ConstantLike ops such as arith.constant or tosa.const) are "
+            "constants: this one is computed at run time and would be "
+            "written into a read-only constant arena; drop helia.constant "
+            "(the result is then scratch)";
+}
+
 FailureOr<SmallVector<TensorInfo>>
 mlir::helia::collectTensors(FunctionOpInterface func) {
   SmallVector<TensorInfo> tensors;
@@ -175,8 +205,13 @@ mlir::helia::collectTensors(FunctionOpInterface func) {
       ok = false;
       return;
     }
-    tensors.push_back({value, nextId++, getTensorName(value),
-                       getTensorKind(value)});
+    TensorKind kind = getTensorKind(value);
+    if (kind == TensorKind::Constant &&
+        failed(checkConstant(value, loc, what.str()))) {
+      ok = false;
+      return;
+    }
+    tensors.push_back({value, nextId++, getTensorName(value), kind});
   };
   for (BlockArgument arg : body.front().getArguments())
     add(arg, arg.getLoc(), "argument #" + Twine(arg.getArgNumber()));

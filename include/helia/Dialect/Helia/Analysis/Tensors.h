@@ -57,7 +57,10 @@ BindingAttr getBinding(Value value);
 /// then the results of the ops directly in the body (ops nested in regions
 /// belong to their parent op's step and are not planned separately).
 /// Emits a located error and fails for a tensor that is not ranked and
-/// statically shaped.
+/// statically shaped, and for a constant whose value is not known before the
+/// program runs: a function argument marked `helia.constant`, or a result
+/// marked so that does not fold (`m_Constant`), except the results of
+/// unregistered ops without operands or regions (imported weights).
 FailureOr<SmallVector<TensorInfo>> collectTensors(FunctionOpInterface func);
 
 /// Name of the TFLite Micro persistence marker used by imported models.
