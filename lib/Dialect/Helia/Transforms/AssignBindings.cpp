@@ -576,6 +576,8 @@ LogicalResult HeliaAssignBindings::packScratch() {
   // Walk the preferred memories; each takes the open buffers it can hold and
   // spills the rest to the next one.
   llvm::MapVector<StringRef, SmallVector<unsigned>> assigned;
+  // Packings with the chosen algorithm that fit, by preferred memory.
+  llvm::StringMap<planner::Solution> packed;
   for (auto &[memory, members] : fixed)
     assigned[memory] = members;
   SmallVector<unsigned> pending = open;
@@ -618,37 +620,56 @@ LogicalResult HeliaAssignBindings::packScratch() {
     // Then the packing decides: the open buffers reaching the highest
     // addresses spill, one after the first packing, then up to two, four,
     // ..., so that a memory far too small is settled in O(log n) packings.
-    size_t batch = 1;
-    while (load.peak() <= budget) {
-      FailureOr<planner::Solution> solution =
-          pack(members, /*stream=*/false, planner::Algorithm::Heuristic);
-      if (failed(solution))
-        return failure();
-      if (solution->peak <= budget)
-        break;
-      // (top address, position in members), highest first, ties in member
-      // order.
-      SmallVector<std::pair<int64_t, size_t>> tops;
-      for (auto [k, i] : llvm::enumerate(members))
-        if (candidates.contains(i))
-          tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
-      if (tops.empty())
-        break; // Only fixed buffers left: checked below.
-      llvm::sort(tops, [](const auto &a, const auto &b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-      size_t above = llvm::count_if(
-          tops, [&](const auto &top) { return top.first > budget; });
-      llvm::DenseSet<unsigned> gone;
-      for (auto [top, k] :
-           ArrayRef(tops).take_front(std::max<size_t>(1, std::min(batch, above)))) {
-        candidates.erase(members[k]);
-        spilled.push_back(members[k]);
-        gone.insert(members[k]);
+    // Returns the packing of `members` that fits, if any.
+    auto spillUntilPacked = [&](planner::Algorithm algo)
+        -> FailureOr<std::optional<planner::Solution>> {
+      size_t batch = 1;
+      while (load.peak() <= budget) {
+        FailureOr<planner::Solution> solution =
+            pack(members, /*stream=*/false, algo);
+        if (failed(solution))
+          return failure();
+        if (solution->peak <= budget)
+          return std::optional<planner::Solution>(std::move(*solution));
+        // (top address, position in members), highest first, ties in member
+        // order.
+        SmallVector<std::pair<int64_t, size_t>> tops;
+        for (auto [k, i] : llvm::enumerate(members))
+          if (candidates.contains(i))
+            tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
+        if (tops.empty())
+          break; // Only fixed buffers left: checked below.
+        llvm::sort(tops, [](const auto &a, const auto &b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        size_t above = llvm::count_if(
+            tops, [&](const auto &top) { return top.first > budget; });
+        llvm::DenseSet<unsigned> gone;
+        for (auto [top, k] : ArrayRef(tops).take_front(
+                 std::max<size_t>(1, std::min(batch, above)))) {
+          candidates.erase(members[k]);
+          spilled.push_back(members[k]);
+          gone.insert(members[k]);
+          load.add(plans[members[k]].first, plans[members[k]].last,
+                   -plans[members[k]].alignedSize);
+        }
+        llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
+        batch *= 2;
       }
-      llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
-      batch *= 2;
-    }
+      return std::optional<planner::Solution>();
+    };
+    // The fast heuristic settles most spills; the final packing with the
+    // chosen algorithm must fit too, or a memory would fail where a smaller
+    // one (that spilled more) succeeds: it goes on spilling until it does.
+    // `best` never packs worse than `heuristic`, so it only packs once more.
+    FailureOr<std::optional<planner::Solution>> fit =
+        spillUntilPacked(planner::Algorithm::Heuristic);
+    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic)
+      fit = spillUntilPacked(algorithm);
+    if (failed(fit))
+      return failure();
+    if (*fit)
+      packed.insert({memory, std::move(**fit)});
     if (remarks)
       for (unsigned i : spilled)
         emitRemark(locOf(plans[i]))
@@ -683,12 +704,16 @@ LogicalResult HeliaAssignBindings::packScratch() {
     return failure();
   }
 
-  // Final packing of each memory with the chosen algorithm.
+  // Final packing of each memory with the chosen algorithm (the preferred
+  // ones were packed so while spilling).
   for (auto &[memory, members] : assigned) {
     if (members.empty())
       continue;
-    FailureOr<planner::Solution> solution =
-        pack(members, /*stream=*/false, algorithm);
+    FailureOr<planner::Solution> solution = failure();
+    if (auto it = packed.find(memory); it != packed.end())
+      solution = std::move(it->second);
+    else
+      solution = pack(members, /*stream=*/false, algorithm);
     if (failed(solution))
       return failure();
     if (solution->peak > freeBytes(memory)) {
