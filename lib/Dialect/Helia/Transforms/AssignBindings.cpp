@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -758,6 +759,12 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
   MLIRContext *ctx = &getContext();
   for (auto arena : llvm::make_early_inc_range(module.getOps<ArenaOp>()))
     arena.erase();
+  // Names derive from memory names, so two keys may want the same one (a
+  // memory named "dtcm_from_mram" and dtcm staged from mram), as may any
+  // other symbol of the module: the symbol table renames a clash with a
+  // suffix, in the deterministic order of the keys.
+  SymbolTable symbols(module);
+  std::map<ArenaKey, FlatSymbolRefAttr> arenaNames;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   for (const auto &[key, bytes] : arenaSizes) {
     if (StringRef(key.source).ends_with("@blob"))
@@ -770,7 +777,7 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
         builder.getI64IntegerAttr(std::max<int64_t>(bytes, alignment)),
         builder.getI64IntegerAttr(alignment),
         key.stream ? builder.getUnitAttr() : UnitAttr());
-    (void)arena;
+    arenaNames[key] = FlatSymbolRefAttr::get(symbols.insert(arena));
   }
 
   StringAttr bindingName =
@@ -782,13 +789,13 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
     FlatSymbolRefAttr streamArena;
     std::optional<uint64_t> streamOffset;
     if (plan.streamed) {
-      for (const auto &[k, bytes] : arenaSizes)
+      for (const auto &[k, name] : arenaNames)
         if (k.stream)
-          streamArena = FlatSymbolRefAttr::get(ctx, k.getName());
+          streamArena = name;
       streamOffset = plan.streamOffset;
     }
     auto binding = BindingAttr::get(
-        ctx, FlatSymbolRefAttr::get(ctx, key.getName()), key.role,
+        ctx, arenaNames.at(key), key.role,
         StringAttr::get(ctx, key.memory), StringAttr::get(ctx, key.source),
         plan.offset, streamArena, streamOffset);
     const BufferAnalysis &analysis = analysisOf(plan.func);
