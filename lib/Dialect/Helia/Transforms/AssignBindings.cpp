@@ -454,12 +454,23 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
     poolMemory = (*platformAttr.getPreferredList().begin()).getValue().str();
   }
   MemoryDescAttr pool = platformAttr.lookupMemory(poolMemory);
-  if (!pool || !pool.getWritable())
-    return emitError(getOperation().getLoc())
-           << "stream-pool '" << poolMemory
-           << "' must name a writable memory of platform '"
-           << platformAttr.getName()
-           << "': " << platformAttr.getMemoryNamesForDiagnostic();
+  if (!pool || !pool.getWritable() || !pool.getReadable()) {
+    // List only the memories that can hold the pool.
+    SmallVector<StringRef> choices;
+    for (MemoryDescAttr memory : platformAttr.getMemoryList())
+      if (memory.getWritable() && memory.getReadable())
+        choices.push_back(memory.getName());
+    InFlightDiagnostic diag = emitError(getOperation().getLoc())
+                              << "stream-pool '" << poolMemory << "' ";
+    if (!pool)
+      diag << "is not a memory of platform '" << platformAttr.getName() << "'";
+    else
+      diag << "is " << (pool.getWritable() ? "not readable" : "read-only")
+           << " on platform '" << platformAttr.getName() << "'";
+    diag << "; the pool must be a readable, writable memory: ";
+    llvm::interleaveComma(choices, diag);
+    return diag;
+  }
 
   // Earliest reader first; a constant the budget cannot hold is read in
   // place instead.
