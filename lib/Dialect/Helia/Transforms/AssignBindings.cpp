@@ -32,7 +32,7 @@ namespace {
 
 /// Identifies an arena: (role, memory, source memory, stream pool).
 struct ArenaKey {
-  ArenaRole role;
+  ArenaRole role = ArenaRole::Scratch;
   std::string memory;
   std::string source;
   bool stream = false;
@@ -747,13 +747,33 @@ LogicalResult HeliaAssignBindings::checkCapacities(ModuleOp module) {
     int64_t free = freeBytes(memory.getName());
     if (free >= 0)
       continue;
-    InFlightDiagnostic diag = emitError(module.getLoc())
-                              << "memory '" << memory.getName()
-                              << "' over capacity: it holds "
-                              << capacity.lookup(memory.getName())
-                              << " bytes but its arenas need "
-                              << capacity.lookup(memory.getName()) - free
-                              << ", short by " << -free << " bytes:";
+    // The constants and persistent tensors that take bytes of this memory
+    // (scratch and the stream pool report their own shortfalls), largest
+    // first: the error points at the largest and names them.
+    enum class Use { Pinned, Source, Cold, Persistent };
+    SmallVector<std::pair<unsigned, Use>> users;
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      const ArenaKey &key = plan.arena;
+      if (plan.alignedSize == 0 || key.role == ArenaRole::Scratch)
+        continue;
+      bool staged = key.source != key.memory;
+      if (key.memory == memory.getName())
+        users.push_back({i, key.role == ArenaRole::Persistent ? Use::Persistent
+                            : staged                          ? Use::Pinned
+                                                              : Use::Cold});
+      else if (staged && key.source == memory.getName())
+        users.push_back({i, Use::Source});
+    }
+    llvm::stable_sort(users, [&](const auto &a, const auto &b) {
+      return plans[a.first].alignedSize > plans[b.first].alignedSize;
+    });
+    InFlightDiagnostic diag =
+        emitError(users.empty() ? module.getLoc()
+                                : locOf(plans[users.front().first]))
+        << "memory '" << memory.getName() << "' over capacity: it holds "
+        << capacity.lookup(memory.getName()) << " bytes but its arenas need "
+        << capacity.lookup(memory.getName()) - free << ", short by " << -free
+        << " bytes:";
     for (const auto &[key, bytes] : arenaSizes)
       if (key.memory == memory.getName())
         diag << " "
@@ -761,6 +781,51 @@ LogicalResult HeliaAssignBindings::checkCapacities(ModuleOp module) {
                      ? "source blobs of staged constants"
                      : key.getName())
              << " (" << bytes << " bytes)";
+    if (users.empty())
+      return failure();
+    constexpr size_t kMaxNamed = 8;
+    diag << "; the tensors there, largest first:";
+    bool uses[4] = {false, false, false, false};
+    for (auto [n, user] : llvm::enumerate(users)) {
+      uses[static_cast<unsigned>(user.second)] = true;
+      if (n == kMaxNamed) {
+        diag << " and " << users.size() - kMaxNamed << " more";
+        continue;
+      }
+      if (n > kMaxNamed)
+        continue;
+      const BufferPlan &plan = plans[user.first];
+      diag << " " << describe(plan) << " (" << plan.alignedSize << " bytes, ";
+      switch (user.second) {
+      case Use::Pinned:
+        diag << "pinned from '" << plan.arena.source << "'";
+        break;
+      case Use::Source:
+        diag << "source of a constant pinned to '" << plan.arena.memory
+             << "'";
+        break;
+      case Use::Cold:
+        diag << "constant read in place";
+        break;
+      case Use::Persistent:
+        diag << "persistent";
+        break;
+      }
+      diag << ")";
+    }
+    Diagnostic &note = diag.attachNote();
+    note << "free " << -free << " bytes of '" << memory.getName() << "'";
+    if (uses[static_cast<unsigned>(Use::Pinned)])
+      note << "; pin fewer constants there (drop constant_destination_memory "
+              "from their rule, or stream them with residency = stream)";
+    if (uses[static_cast<unsigned>(Use::Source)] ||
+        uses[static_cast<unsigned>(Use::Cold)])
+      note << "; keep some constants' bytes in another memory that holds "
+              "initialised data (a rule's memory = ...)";
+    if (uses[static_cast<unsigned>(Use::Persistent)])
+      note << "; place persistent tensors in another memory with a rule "
+              "(e.g. memory = \"psram\")";
+    note << "; or raise its memory-limit";
     return failure();
   }
   return success();
