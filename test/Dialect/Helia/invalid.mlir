@@ -206,6 +206,29 @@ helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignme
 
 // -----
 
+// A stream slot lies inside its pool; an offset near 2^63 must not wrap
+// into range (helia-verify-plan accepted it).
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+// expected-error @+1 {{tensor of 64 bytes at offset 9223372036854775792 overruns arena @s of 64 bytes}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 9223372036854775792>]} : () -> tensor<16xf32>
+
+// -----
+
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+// expected-error @+1 {{stream offset 8 in arena @s is not a multiple of its alignment 16}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 8>]} : () -> tensor<4xf32>
+
+// -----
+
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @d {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+// expected-error @+1 {{binding streams into @d which is not a helia.arena marked stream}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @d, stream_offset = 0>]} : () -> tensor<4xf32>
+
+// -----
+
 // expected-error @+1 {{unknown helia attribute 'helia.bogus'}}
 "test.op"() {helia.bogus} : () -> ()
 

@@ -263,23 +263,44 @@ static LogicalResult verifyBindingAgainstArena(Operation *anchor,
       arena.getSourceMemoryOrMemory() != binding.getSourceMemory().getValue())
     return anchor->emitOpError("binding role and memories disagree with arena ")
            << binding.getArena();
-  if (auto shaped = dyn_cast<ShapedType>(type);
-      shaped && shaped.hasStaticShape() &&
-      getElementByteSize(shaped.getElementType())) {
-    // A hand-written binding may sit on a type of more than 2^64 bytes
-    // (nullopt), which overruns every arena.
-    std::optional<uint64_t> bytes = getTensorByteSize(shaped);
-    uint64_t size = static_cast<uint64_t>(arena.getSizeAttr().getInt());
-    if (!bytes || *bytes > size || binding.getOffset() > size - *bytes) {
-      InFlightDiagnostic diag = anchor->emitOpError("tensor of ");
-      if (bytes)
-        diag << *bytes;
-      else
-        diag << "more than 2^64";
-      return diag << " bytes at offset " << binding.getOffset()
-                  << " overruns arena " << binding.getArena() << " of "
-                  << arena.getSizeAttr().getInt() << " bytes";
-    }
+  // A tensor of a sized type lies inside its arena, and its stream slot (if
+  // any) inside the stream pool. A hand-written binding may sit on a type of
+  // more than 2^64 bytes (nullopt), which overruns every arena.
+  auto shaped = dyn_cast<ShapedType>(type);
+  bool sized = shaped && shaped.hasStaticShape() &&
+               getElementByteSize(shaped.getElementType());
+  std::optional<uint64_t> bytes =
+      sized ? getTensorByteSize(shaped) : std::nullopt;
+  auto checkBounds = [&](ArenaOp target, uint64_t offset) -> LogicalResult {
+    if (!sized)
+      return success();
+    uint64_t size = static_cast<uint64_t>(target.getSizeAttr().getInt());
+    if (bytes && *bytes <= size && offset <= size - *bytes)
+      return success();
+    InFlightDiagnostic diag = anchor->emitOpError("tensor of ");
+    if (bytes)
+      diag << *bytes;
+    else
+      diag << "more than 2^64";
+    return diag << " bytes at offset " << offset << " overruns arena @"
+                << target.getSymName() << " of "
+                << target.getSizeAttr().getInt() << " bytes";
+  };
+  if (failed(checkBounds(arena, binding.getOffset())))
+    return failure();
+  if (FlatSymbolRefAttr streamArena = binding.getStreamArena()) {
+    auto pool = dyn_cast_or_null<ArenaOp>(
+        SymbolTable::lookupSymbolIn(module, streamArena));
+    if (!pool || !pool.getStream())
+      return anchor->emitOpError("binding streams into ")
+             << streamArena << " which is not a helia.arena marked stream";
+    uint64_t poolAlign = pool.getAlignment();
+    if (poolAlign > 0 && *binding.getStreamOffset() % poolAlign != 0)
+      return anchor->emitOpError("stream offset ")
+             << *binding.getStreamOffset() << " in arena " << streamArena
+             << " is not a multiple of its alignment " << poolAlign;
+    if (failed(checkBounds(pool, *binding.getStreamOffset())))
+      return failure();
   }
   return success();
 }
