@@ -1149,6 +1149,26 @@ void HeliaLowerToMemref::runOnOperation() {
     helperPrefix = planned.empty() ? "helia" : planned.front().getName().str();
   LDBG() << planned.size() << " planned functions, " << arenas.size()
          << " arenas";
+  // A module that never went through the planning passes bufferizes with
+  // plain allocations: legal, but rarely what was meant.
+  if (planned.empty() && arenas.empty())
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      bool hasTensors = func.walk([](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      }).wasInterrupted() ||
+          llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<TensorType>);
+      if (!isPlannedFunction(func) || !hasTensors)
+        continue;
+      emitWarning(func.getLoc())
+          << "function '" << func.getName()
+          << "' was never planned (the module has no helia.arena and no "
+             "helia.binding), so its tensors get plain allocations; run "
+             "helia-resolve-residency and helia-assign-bindings first (or "
+             "helia-memory-pipeline), or mark it helia.unplanned";
+      break;
+    }
 
   if (failed(checkModule(module)))
     return signalPassFailure();

@@ -196,9 +196,12 @@ void HeliaVerifyPlan::runOnOperation() {
     int64_t used = getArenaBytesIn(module, memory.getName());
     int64_t cap = limit->lookup(memory.getName());
     if (used > cap) {
+      // getArenaBytesIn saturates: INT64_MAX stands for "at least".
+      bool saturated = used == std::numeric_limits<int64_t>::max();
       module.emitError("memory '")
           << memory.getName() << "' holds " << cap
-          << " bytes but its arenas take " << used << ", " << used - cap
+          << " bytes but its arenas take " << (saturated ? "at least " : "")
+          << used << ", " << (saturated ? "at least " : "") << used - cap
           << " bytes too many";
       return signalPassFailure();
     }
