@@ -17,6 +17,9 @@ config.test_exec_root = os.path.join(config.helia_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%helia_src", config.helia_src_root))
 config.substitutions.append(("%bench", config.bench_dir))
+# helia as a plugin of other MlirOptMain tools (lib/Plugin).
+config.substitutions.append(
+    ("%helia_plugin", os.path.join(config.helia_obj_root, "lib", "HeliaPlugin.so")))
 config.substitutions.append(
     ("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(
