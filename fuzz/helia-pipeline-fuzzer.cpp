@@ -191,7 +191,8 @@ void setRules(ModuleOp module, const Config &config) {
         ignore, ctx, memory, destination, residency);
     if (!attrs)
       continue;
-    auto rule = mlir::helia::RuleAttr::getChecked(ignore, ctx, type, id, attrs);
+    auto rule = mlir::helia::RuleAttr::getChecked(ignore, ctx, type, id, attrs,
+                                                     ArrayAttr());
     if (rule)
       rules.push_back(rule);
   }

@@ -35,7 +35,7 @@
 // JSON parser; nesting is measured before parsing (brackets inside strings do
 // not count), up to 64 levels parse.
 // DEEP: error: rules file '{{.*}}deep.json' nests arrays and objects more than 64 levels deep (at line 2, column 66); rules need at most four: an array of objects whose 'attributes' is an object
-// DEPTH64: error: rules file '{{.*}}depth64.json': entry 0: expected an object with 'type', 'id' and 'attributes'
+// DEPTH64: error: rules file '{{.*}}depth64.json': entry 0: expected an object with 'type', 'id', 'op' and 'attributes'
 // IDBOOL: error: rules file '{{.*}}id-bool.json': entry 0, field 'id': expected a string or a list of strings
 // IDNESTED: error: rules file '{{.*}}id-nested.json': entry 0, field 'id': expected a string or a list of strings
 // IDEMPTY: error: rules file '{{.*}}id-empty.json': entry 0: rule id list is empty; omit id to match every tensor
@@ -43,7 +43,7 @@
 // MEMNUM: error: rules file '{{.*}}memory-number.json': entry 0, field 'memory': expected a memory name (a non-empty string) or null
 // MEMEMPTY: error: rules file '{{.*}}memory-empty.json': entry 0, field 'constant_destination_memory': expected a memory name (a non-empty string) or null
 // RESBOOL: error: rules file '{{.*}}residency-bool.json': entry 0, field 'attributes.residency': expected "direct", "pin" or "stream"
-// ENTRYNULL: error: rules file '{{.*}}entry-null.json': entry 0: expected an object with 'type', 'id' and 'attributes'
+// ENTRYNULL: error: rules file '{{.*}}entry-null.json': entry 0: expected an object with 'type', 'id', 'op' and 'attributes'
 // BINARY: error: rules file '{{.*}}binary.json' is not valid JSON
 // EMPTY: module attributes {helia.platform = "apollo510_evb", helia.rules = []}
 

@@ -21,8 +21,8 @@
 // MISSING: error: cannot read rules file '{{.*}}missing.json'
 // SYNTAX: error: rules file '{{.*}}syntax.json' is not valid JSON
 // NOTLIST: error: rules file '{{.*}}notlist.json': expected a JSON array of rules (or an object with a "rules" array)
-// ENTRY: error: rules file '{{.*}}entry.json': entry 1: expected an object with 'type', 'id' and 'attributes'
-// FIELD: error: rules file '{{.*}}field.json': entry 0, field 'kind': unknown field; a rule has 'type', 'id' and 'attributes'
+// ENTRY: error: rules file '{{.*}}entry.json': entry 1: expected an object with 'type', 'id', 'op' and 'attributes'
+// FIELD: error: rules file '{{.*}}field.json': entry 0, field 'kind': unknown field; a rule has 'type', 'id', 'op' and 'attributes'
 // TYPE: error: rules file '{{.*}}type.json': entry 0, field 'type': expected "constant", "persistent", "scratch" or "*"
 // ID: error: rules file '{{.*}}id.json': entry 0, field 'id': expected a string or a list of strings
 // ATTRS: error: rules file '{{.*}}attrs.json': entry 0, field 'attributes': expected an object

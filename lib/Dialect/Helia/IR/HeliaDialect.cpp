@@ -165,34 +165,42 @@ LogicalResult TensorAttributesAttr::verify(
   return verifyDestinationResidency(emitError, destination, residency);
 }
 
-LogicalResult RuleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               std::optional<TensorKind> type, ArrayAttr id,
-                               TensorAttributesAttr attributes) {
-  if (!attributes)
-    return emitError() << "rule needs attributes";
-  if (!id)
+/// Checks one list of globs of a rule (`field` is "id" or "op").
+static LogicalResult verifyGlobs(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayAttr list, StringRef field) {
+  if (!list)
     return success();
-  if (id.empty())
-    return emitError() << "rule id list is empty; omit id to match every "
-                          "tensor";
-  for (Attribute entry : id) {
+  if (list.empty())
+    return emitError() << "rule " << field << " list is empty; omit " << field
+                       << " to match every tensor";
+  for (Attribute entry : list) {
     auto str = dyn_cast<StringAttr>(entry);
     if (!str || str.getValue().empty())
-      return emitError() << "rule id entries must be non-empty strings";
+      return emitError() << "rule " << field
+                         << " entries must be non-empty strings";
     if (auto pattern = llvm::GlobPattern::create(str.getValue()); !pattern) {
       std::string message = llvm::toString(pattern.takeError());
-      return emitError() << "rule id '" << str.getValue()
+      return emitError() << "rule " << field << " '" << str.getValue()
                          << "' is not a valid glob: " << message;
     }
   }
   return success();
 }
 
+LogicalResult RuleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               std::optional<TensorKind> type, ArrayAttr id,
+                               TensorAttributesAttr attributes, ArrayAttr op) {
+  if (!attributes)
+    return emitError() << "rule needs attributes";
+  return failure(failed(verifyGlobs(emitError, id, "id")) ||
+                 failed(verifyGlobs(emitError, op, "op")));
+}
+
 bool RuleAttr::givesType() const {
   return getType() && *getType() != TensorKind::Any;
 }
 
-bool RuleAttr::givesId() const { return static_cast<bool>(getId()); }
+bool RuleAttr::givesId() const { return getId() || getOp(); }
 
 LogicalResult
 PlacementAttr::verify(function_ref<InFlightDiagnostic()> emitError,

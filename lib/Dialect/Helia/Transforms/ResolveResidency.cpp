@@ -37,24 +37,69 @@ constexpr const char *kFieldNames[kNumFields] = {
 constexpr int kUnset = -1;
 constexpr int kOverride = -2;
 
+/// An `id` entry that names a tensor by the id the report shows: `#12`, or
+/// `model:#12` (a glob over function names before the colon).
+struct TensorIdRef {
+  std::optional<llvm::GlobPattern> function;
+  uint64_t id;
+};
+
+/// Parses `text` as a tensor id reference, or returns std::nullopt when it
+/// is a glob over names.
+static std::optional<TensorIdRef> parseTensorIdRef(StringRef text) {
+  auto [function, number] = text.rsplit('#');
+  if (number.size() == text.size() || number.empty())
+    return std::nullopt;
+  TensorIdRef ref;
+  if (number.getAsInteger(10, ref.id))
+    return std::nullopt;
+  if (function.empty())
+    return ref;
+  if (!function.consume_back(":") || function.empty())
+    return std::nullopt;
+  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(function);
+  if (!glob) {
+    llvm::consumeError(glob.takeError());
+    return std::nullopt;
+  }
+  ref.function = std::move(*glob);
+  return ref;
+}
+
 /// A rule with its globs compiled and its precedence computed.
 struct CompiledRule {
   RuleAttr rule;
   unsigned index;
-  /// 3: type and id, 2: type only, 1: id only, 0: neither.
+  /// 3: type and identity, 2: type only, 1: identity only, 0: neither.
   unsigned rank;
-  SmallVector<llvm::GlobPattern> ids;
+  SmallVector<llvm::GlobPattern> names;
+  SmallVector<TensorIdRef> ids;
+  SmallVector<llvm::GlobPattern> ops;
   bool matchedAny = false;
 
-  bool matches(TensorKind kind, StringAttr name) const {
-    if (rule.givesType() && *rule.getType() != kind)
+  bool matches(const TensorInfo &tensor, StringRef function) const {
+    if (rule.givesType() && *rule.getType() != tensor.kind)
       return false;
-    if (!rule.givesId())
-      return true;
-    if (!name)
-      return false;
-    return llvm::any_of(
-        ids, [&](const llvm::GlobPattern &p) { return p.match(name); });
+    if (rule.getId()) {
+      bool byName = tensor.name && llvm::any_of(names, [&](const auto &p) {
+                      return p.match(tensor.name);
+                    });
+      bool byId = llvm::any_of(ids, [&](const TensorIdRef &ref) {
+        return ref.id == tensor.id &&
+               (!ref.function || ref.function->match(function));
+      });
+      if (!byName && !byId)
+        return false;
+    }
+    if (rule.getOp()) {
+      Operation *producer = tensor.value.getDefiningOp();
+      if (!producer ||
+          llvm::none_of(ops, [&](const llvm::GlobPattern &p) {
+            return p.match(producer->getName().getStringRef());
+          }))
+        return false;
+    }
+    return true;
   }
 
   /// True if the rule sets `field`; a destination also sets the residency
@@ -100,15 +145,17 @@ private:
   LogicalResult checkMemories(TensorAttributesAttr attrs, Location loc,
                               const Twine &who);
   LogicalResult checkRule(const CompiledRule &rule, Location loc);
-  Resolution resolve(TensorKind kind, StringAttr name,
-                     TensorAttributesAttr override, Location loc);
+  Resolution resolve(const TensorInfo &tensor, TensorAttributesAttr override,
+                     Location loc);
   LogicalResult checkTensor(const TensorInfo &tensor, const Resolution &res,
                             Location loc);
   Attribute placementFor(const TensorInfo &tensor, TensorAttributesAttr over,
                          Location loc, bool &ok);
 
   PlatformAttr platformAttr;
-  SmallVector<CompiledRule> rules;
+  std::vector<CompiledRule> rules;
+  /// The function whose tensors are being resolved.
+  StringRef currentFunction;
   /// (id-only rule, type-only rule) pairs already warned about.
   llvm::DenseSet<std::pair<unsigned, unsigned>> warnedOutranked;
 };
@@ -175,7 +222,7 @@ LogicalResult HeliaResolveResidency::checkRule(const CompiledRule &rule,
   return success();
 }
 
-Resolution HeliaResolveResidency::resolve(TensorKind kind, StringAttr name,
+Resolution HeliaResolveResidency::resolve(const TensorInfo &tensor,
                                           TensorAttributesAttr override,
                                           Location loc) {
   Resolution res;
@@ -184,7 +231,7 @@ Resolution HeliaResolveResidency::resolve(TensorKind kind, StringAttr name,
   // Highest id-only rule per field, for the outranking warning.
   const CompiledRule *idOnly[kNumFields] = {nullptr, nullptr, nullptr};
   for (CompiledRule &rule : rules) {
-    if (!rule.matches(kind, name))
+    if (!rule.matches(tensor, currentFunction))
       continue;
     rule.matchedAny = true;
     for (unsigned f = 0; f < kNumFields; ++f) {
@@ -221,7 +268,7 @@ Resolution HeliaResolveResidency::resolve(TensorKind kind, StringAttr name,
         warnedOutranked.insert({idOnly[f]->index, w->index}).second)
       emitWarning(loc) << "rule #" << idOnly[f]->index << " (id only) sets "
                        << kFieldNames[f] << " for tensor '"
-                       << (name ? name.getValue() : "") << "' but rule #"
+                       << (tensor.name ? tensor.name.getValue() : "") << "' but rule #"
                        << w->index
                        << " (type only) outranks it; add \"type\" to rule #"
                        << idOnly[f]->index << " to make it win";
@@ -303,7 +350,7 @@ LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
 Attribute HeliaResolveResidency::placementFor(const TensorInfo &tensor,
                                               TensorAttributesAttr override,
                                               Location loc, bool &ok) {
-  Resolution res = resolve(tensor.kind, tensor.name, override, loc);
+  Resolution res = resolve(tensor, override, loc);
   if (failed(checkTensor(tensor, res, loc))) {
     ok = false;
     return {};
@@ -347,9 +394,18 @@ void HeliaResolveResidency::runOnOperation() {
     CompiledRule compiled{rule, static_cast<unsigned>(index),
                           2u * rule.givesType() + rule.givesId(), {}};
     if (ArrayAttr ids = rule.getId())
-      for (Attribute id : ids)
-        compiled.ids.push_back(
-            cantFail(llvm::GlobPattern::create(cast<StringAttr>(id))));
+      for (Attribute id : ids) {
+        StringRef text = cast<StringAttr>(id).getValue();
+        if (std::optional<TensorIdRef> ref = parseTensorIdRef(text))
+          compiled.ids.push_back(std::move(*ref));
+        else
+          compiled.names.push_back(
+              cantFail(llvm::GlobPattern::create(text)));
+      }
+    if (ArrayAttr ops = rule.getOp())
+      for (Attribute op : ops)
+        compiled.ops.push_back(cantFail(
+            llvm::GlobPattern::create(cast<StringAttr>(op).getValue())));
     if (failed(checkRule(compiled, module.getLoc())))
       return signalPassFailure();
     rules.push_back(std::move(compiled));
@@ -373,6 +429,7 @@ void HeliaResolveResidency::runOnOperation() {
   for (auto func : module.getOps<FunctionOpInterface>()) {
     if (!isPlannedFunction(func))
       continue;
+    currentFunction = func.getName();
     FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
     if (failed(tensors)) {
       ok = false;

@@ -41,17 +41,43 @@ struct RulesFileParser {
     return success();
   }
 
+  /// Reads `field` of a rule: a string or a list of strings, or absent.
+  LogicalResult readStrings(const llvm::json::Object &object, StringRef field,
+                            size_t entry, ArrayAttr &out) {
+    const llvm::json::Value *value = object.get(field);
+    if (!value || value->getAsNull())
+      return success();
+    SmallVector<Attribute> strings;
+    if (std::optional<StringRef> str = value->getAsString()) {
+      strings.push_back(StringAttr::get(ctx, *str));
+    } else if (const llvm::json::Array *list = value->getAsArray()) {
+      for (const llvm::json::Value &item : *list) {
+        std::optional<StringRef> str = item.getAsString();
+        if (!str)
+          return error(entry, field) << "expected a string or a list of "
+                                        "strings",
+                 failure();
+        strings.push_back(StringAttr::get(ctx, *str));
+      }
+    } else {
+      return error(entry, field) << "expected a string or a list of strings",
+             failure();
+    }
+    out = ArrayAttr::get(ctx, strings);
+    return success();
+  }
+
   FailureOr<RuleAttr> parseRule(const llvm::json::Value &value, size_t entry) {
     const llvm::json::Object *object = value.getAsObject();
     if (!object)
-      return error(entry, "") << "expected an object with 'type', 'id' and "
-                                 "'attributes'",
+      return error(entry, "") << "expected an object with 'type', 'id', "
+                                 "'op' and 'attributes'",
              failure();
     for (const auto &kv : *object) {
       StringRef key = kv.first;
-      if (key != "type" && key != "id" && key != "attributes")
-        return error(entry, key) << "unknown field; a rule has 'type', 'id' "
-                                    "and 'attributes'",
+      if (key != "type" && key != "id" && key != "op" && key != "attributes")
+        return error(entry, key) << "unknown field; a rule has 'type', 'id', "
+                                    "'op' and 'attributes'",
                failure();
     }
 
@@ -69,27 +95,10 @@ struct RulesFileParser {
                failure();
     }
 
-    ArrayAttr id;
-    if (const llvm::json::Value *idValue = object->get("id");
-        idValue && !idValue->getAsNull()) {
-      SmallVector<Attribute> names;
-      if (std::optional<StringRef> str = idValue->getAsString()) {
-        names.push_back(StringAttr::get(ctx, *str));
-      } else if (const llvm::json::Array *list = idValue->getAsArray()) {
-        for (const llvm::json::Value &name : *list) {
-          std::optional<StringRef> str = name.getAsString();
-          if (!str)
-            return error(entry, "id") << "expected a string or a list of "
-                                         "strings",
-                   failure();
-          names.push_back(StringAttr::get(ctx, *str));
-        }
-      } else {
-        return error(entry, "id") << "expected a string or a list of strings",
-               failure();
-      }
-      id = ArrayAttr::get(ctx, names);
-    }
+    ArrayAttr id, op;
+    if (failed(readStrings(*object, "id", entry, id)) ||
+        failed(readStrings(*object, "op", entry, op)))
+      return failure();
 
     StringAttr memory, destination;
     std::optional<Residency> residency;
@@ -128,7 +137,8 @@ struct RulesFileParser {
         emit, ctx, memory, destination, residency);
     if (!attributes)
       return failure();
-    RuleAttr rule = RuleAttr::getChecked(emit, ctx, type, id, attributes);
+    RuleAttr rule =
+        RuleAttr::getChecked(emit, ctx, type, id, attributes, op);
     if (!rule)
       return failure();
     return rule;

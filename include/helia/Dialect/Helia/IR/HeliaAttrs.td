@@ -118,32 +118,39 @@ def Helia_TensorAttributesAttr : Helia_Attr<"TensorAttributes", "attributes"> {
 }
 
 def Helia_RuleAttr : Helia_Attr<"Rule", "rule"> {
-  let summary = "A placement rule: {type, id, attributes}";
+  let summary = "A placement rule: {type, id, op, attributes}";
   let description = [{
-    Selects tensors by kind (`type`; absent or `any` matches every kind) and
-    by identity (`id`: names or globs over names; absent matches every
-    tensor) and sets their attributes. Precedence follows heliaAOT: a rule
-    that gives both a type and an id beats one with a type only, which beats
-    one with an id only, which beats one with neither; ties go to the later
-    rule; fields merge one by one. `type = any` does not count as giving a
-    type.
+    Selects tensors by kind (`type`; absent or `any` matches every kind), by
+    identity (`id`: names or globs over names, or the ids the report and the
+    JSON plan show, `#12` or, to name one function's tensor, `model:#12`;
+    absent matches every tensor) and by the name of the op that produces
+    them (`op`: globs such as `linalg.conv_2d*`; a function argument has no
+    producing op), and sets their attributes. `id` and `op` both select
+    identity: a rule with both matches tensors that satisfy both.
+    Precedence follows heliaAOT: a rule that gives both a type and an
+    identity (id or op) beats one with a type only, which beats one with an
+    identity only, which beats one with neither; ties go to the later rule;
+    fields merge one by one. `type = any` does not count as giving a type.
 
     ```mlir
     #helia.rule<type = constant, id = ["conv1*", "fc/w"],
                 attributes = <memory = "mram", constant_destination_memory = "dtcm">>
+    #helia.rule<type = scratch, op = ["linalg.conv_2d*"],
+                attributes = <memory = "sram">>
     ```
   }];
   let parameters = (ins
     OptionalParameter<"std::optional<::mlir::helia::TensorKind>">:$type,
     OptionalParameter<"::mlir::ArrayAttr">:$id,
-    "::mlir::helia::TensorAttributesAttr":$attributes
+    "::mlir::helia::TensorAttributesAttr":$attributes,
+    OptionalParameter<"::mlir::ArrayAttr">:$op
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// True if the rule restricts the kind (`type` present and not `any`).
     bool givesType() const;
-    /// True if the rule restricts the identity (`id` present).
+    /// True if the rule restricts the identity (`id` or `op` present).
     bool givesId() const;
   }];
 }

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Runs the frontend networks of ../shared/bench/frontend planned and plain
+and compares their outputs bit for bit; prints a table.
+
+Each model gets a harness at run time (the shared files are never edited):
+an `helia.unplanned` @main that builds the deterministic input (element i of
+the flattened input is ((i * 7) % 17 - 8) / 8), calls @torch_jit, and prints
+the logits as their bit patterns (arith.bitcast to i32, printMemrefI32).
+
+Variants: the default platform; every constant pinned into SRAM (`pin`:
+staged arenas and hydration); every constant streamed (`stream`: the stream
+pool); a DTCM limit of half the scratch arena, which forces scratch to spill
+into SRAM (`spill`). Each in arena modes global, arg and
+alloc, against plain One-Shot Bufferize.
+
+usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill]
+              [--modes global,arg,alloc] [--check]
+--check exits 1 when any planned run differs from plain or fails.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FRONTEND = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "frontend"))
+LLVM = "/usr/lib/llvm-22"
+TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
+        "tosa-to-tensor)")
+TO_LLVM = ["--convert-linalg-to-loops", "--lower-affine", "--convert-scf-to-cf",
+           "--expand-strided-metadata", "--lower-affine",
+           "--finalize-memref-to-llvm", "--convert-math-to-llvm",
+           "--convert-math-to-libm", "--convert-to-llvm",
+           "--reconcile-unrealized-casts"]
+RUNNER_LIBS = [os.path.join(LLVM, "lib", "libmlir_runner_utils.so"),
+               os.path.join(LLVM, "lib", "libmlir_c_runner_utils.so"),
+               "/lib/x86_64-linux-gnu/libm.so.6"]
+DEFAULT_MODELS = ["transformer_block.tosa", "transformer_block.linalg",
+                  "vit_tiny_32.tosa", "vit_tiny_32.linalg",
+                  "shufflenet_v2_x0_5_64.tosa", "shufflenet_v2_x0_5_64.linalg",
+                  "squeezenet1_1_64.tosa", "squeezenet1_1_64.linalg",
+                  "mobilenet_v3_small_96.tosa", "lstm_16x8.linalg"]
+RULES = {
+    # Every constant copied into SRAM at start-up: staged arenas, hydration.
+    "pin": '[{"type": "constant", "attributes": '
+           '{"constant_destination_memory": "sram"}}]',
+    # Every constant streamed into the pool before its first reader.
+    "stream": '[{"type": "constant", "attributes": {"residency": "stream"}}]',
+}
+
+
+def signature(text):
+    m = re.search(r"func\.func @torch_jit\((%\w+): tensor<([^>]*)>\) -> (.*?) \{", text)
+    if not m:
+        raise RuntimeError("no @torch_jit(%arg: tensor<...>) -> ... in the model")
+    in_shape = m.group(2)
+    results = re.findall(r"tensor<([^>]*)>", m.group(3))
+    return in_shape, results
+
+
+def harness(text):
+    in_shape, results = signature(text)
+    dims = [int(d) for d in in_shape.split("x")[:-1]]
+    elt = in_shape.split("x")[-1]
+    n = 1
+    for d in dims:
+        n *= d
+    values = ", ".join(repr(((i * 7) % 17 - 8) / 8) for i in range(n))
+    lines = ["  func.func private @printMemrefI32(tensor<*xi32>)",
+             "  func.func @main() attributes {helia.unplanned} {",
+             "    call @torch_jit_hydrate_constants() : () -> ()",
+             f"    %in = arith.constant dense<[{values}]> : tensor<{n}x{elt}>",
+             f"    %x = tensor.reshape %in(%shape) : (tensor<{n}x{elt}>, tensor<{len(dims)}xindex>) -> tensor<{in_shape}>"]
+    shape = ", ".join(str(d) for d in dims)
+    lines.insert(4, f"    %shape = arith.constant dense<[{shape}]> : tensor<{len(dims)}xindex>")
+    types = ", ".join(f"tensor<{r}>" for r in results)
+    names = ", ".join(f"%r#{i}" for i in range(len(results))) if len(results) > 1 else "%r"
+    lines.append(f"    %r{':' + str(len(results)) if len(results) > 1 else ''} = call @torch_jit(%x) : (tensor<{in_shape}>) -> ({types})")
+    for i, r in enumerate(results):
+        rv = f"%r#{i}" if len(results) > 1 else "%r"
+        rshape = r.rsplit("x", 1)[0]
+        rank = len(rshape.split("x"))
+        dims_ = ", ".join(f"d{k}" for k in range(rank))
+        its = ", ".join(['"parallel"'] * rank)
+        lines.append(f"    %e{i} = tensor.empty() : tensor<{rshape}xi32>")
+        lines.append(f"    %b{i} = linalg.generic {{indexing_maps = [affine_map<({dims_}) -> ({dims_})>, affine_map<({dims_}) -> ({dims_})>], iterator_types = [{its}]}} ins({rv} : tensor<{r}>) outs(%e{i} : tensor<{rshape}xi32>) {{")
+        lines.append(f"    ^bb0(%v: {r.rsplit('x', 1)[1]}, %o: i32):")
+        lines.append(f"      %c = arith.bitcast %v : {r.rsplit('x', 1)[1]} to i32")
+        lines.append(f"      linalg.yield %c : i32")
+        lines.append(f"    }} -> tensor<{rshape}xi32>")
+        lines.append(f"    %u{i} = tensor.cast %b{i} : tensor<{rshape}xi32> to tensor<*xi32>")
+        lines.append(f"    call @printMemrefI32(%u{i}) : (tensor<*xi32>) -> ()")
+    lines += ["    return", "  }",
+              "  func.func @torch_jit_hydrate_constants() attributes {helia.unplanned} {",
+              "    return", "  }"]
+    end = text.rstrip().rfind("}")
+    return text[:end] + "\n".join(lines) + "\n}\n"
+
+
+def run(cmd, stdin=None, timeout=600):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(" ".join(cmd[:3]) + ": " + p.stderr.decode(errors="replace")[-2000:])
+    return p.stdout
+
+
+def execute(opt, lowered):
+    llvm = run([opt, "-"] + TO_LLVM, stdin=lowered)
+    out = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
+               "-entry-point-result=void",
+               "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm)
+    return b"\n".join(l for l in out.splitlines() if b"base@" not in l)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--models", default=",".join(DEFAULT_MODELS))
+    ap.add_argument("--variants", default="default,pin,stream,spill")
+    ap.add_argument("--modes", default="global,arg,alloc")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--frontend", default=FRONTEND)
+    args = ap.parse_args()
+    opt = os.path.join(args.build, "bin", "helia-opt")
+    failures = 0
+    passed = 0
+    print("| model | ops | tensors | scratch B | constant B | scratch B (spill) | plan s | lower s | variants x modes | outputs |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in args.models.split(","):
+            path = os.path.join(args.frontend, model + ".mlir")
+            text = open(path).read()
+            src = os.path.join(tmp, model + ".mlir")
+            with open(src, "w") as f:
+                f.write(harness(text))
+            row = {"model": model}
+            try:
+                plain = execute(opt, run([opt, src, "--pass-pipeline=builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, helia-lower-copies)" % TOSA]))
+            except Exception as e:  # the reference itself does not run
+                print(f"| {model} | | | | | | | | | plain run failed: {str(e)[:200]} |")
+                failures += 1
+                continue
+            # Planning alone: sizes and time.
+            json_path = os.path.join(tmp, model + ".json")
+            t0 = time.time()
+            run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false plan-json=%s})" % (TOSA, json_path), "-o", os.devnull])
+            plan_s = time.time() - t0
+            plan = json.load(open(json_path))
+            arenas = plan.get("arenas", [])
+            scratch = sum(a["size"] for a in arenas if a["role"] == "scratch")
+            const = sum(a["size"] for a in arenas if a["role"] == "constant")
+            tensors = len(plan.get("tensors", []))
+            ops = sum(1 for l in text.splitlines() if re.match(r"\s+(%\S+ = )?\"?[a-z_]+\.[a-z_0-9.]+", l))
+            spill_scratch = ""
+            outcome = []
+            lower_s = 0.0
+            for variant in args.variants.split(","):
+                opts = ""
+                if variant in RULES:
+                    rules = os.path.join(tmp, variant + ".json")
+                    open(rules, "w").write(RULES[variant])
+                    opts = f" rules-file={rules}"
+                elif variant == "spill":
+                    limit = max(16, (scratch // 2) // 16 * 16)
+                    opts = f" memory-limit=dtcm={limit}"
+                for mode in args.modes.split(","):
+                    try:
+                        t0 = time.time()
+                        lowered = run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true arena-mode=%s%s})" % (TOSA, mode, opts)])
+                        if variant == "default" and mode == "global":
+                            lower_s = time.time() - t0 - plan_s
+                        out = execute(opt, lowered)
+                        if out == plain:
+                            passed += 1
+                        else:
+                            failures += 1
+                            outcome.append(f"{variant}/{mode}: DIFFERENT")
+                    except Exception as e:
+                        failures += 1
+                        outcome.append(f"{variant}/{mode}: {str(e).splitlines()[0][:160]}")
+                if variant == "spill":
+                    spill_json = os.path.join(tmp, model + ".spill.json")
+                    try:
+                        run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false%s plan-json=%s})" % (TOSA, opts, spill_json), "-o", os.devnull])
+                        sp = json.load(open(spill_json))
+                        spill_scratch = "+".join(f'{a["memory"]}:{a["size"]}' for a in sp["arenas"] if a["role"] == "scratch")
+                    except Exception:
+                        spill_scratch = "?"
+            n = len(args.variants.split(",")) * len(args.modes.split(","))
+            status = "bit-identical" if not outcome else "; ".join(outcome)
+            print(f"| {model} | {ops} | {tensors} | {scratch} | {const} | {spill_scratch} | {plan_s:.2f} | {max(lower_s, 0):.2f} | {n} | {status} |", flush=True)
+    print(f"{passed} passed, {failures} failed")
+    return 1 if (args.check and failures) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
