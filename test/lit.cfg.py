@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.helia_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%helia_src", config.helia_src_root))
 config.substitutions.append(("%bench", config.bench_dir))
+config.substitutions.append(("%helia_obj", config.helia_obj_root))
 # helia as a plugin of other MlirOptMain tools (lib/Plugin).
 config.substitutions.append(
     ("%helia_plugin", os.path.join(config.helia_obj_root, "lib", "HeliaPlugin.so")))
@@ -39,6 +40,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if os.path.isdir(config.bench_dir):
     config.available_features.add("bench")
+if os.path.isdir(os.path.join(config.bench_dir, "frontend")):
+    config.available_features.add("frontend")
 
 # Headless Chromium renders the SVG plan picture (scripts/render-svg.py).
 chromium = shutil.which("chromium") or "/usr/bin/chromium"
