@@ -136,7 +136,7 @@ module {
 
 // -----
 
-// expected-error @+1 {{unknown platform preset 'apollo9'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb}}
+// expected-error @+1 {{unknown platform preset 'apollo9'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb, mps3_an547}}
 module attributes {helia.platform = "apollo9"} {}
 
 // -----

@@ -10,11 +10,11 @@
 // A510: "name": "itcm",
 // A510-NEXT: "capacity": 262144,
 // A510: "name": "dtcm",
-// A510-NEXT: "capacity": 524288,
+// A510-NEXT: "capacity": 507904,
 // A510: "name": "sram",
 // A510-NEXT: "capacity": 3145728,
 // A510: "name": "mram",
-// A510-NEXT: "capacity": 4194304,
+// A510-NEXT: "capacity": 4128768,
 // A510: "name": "psram",
 // A510-NEXT: "capacity": 67108864,
 
@@ -24,7 +24,7 @@
 // A4: "name": "sram",
 // A4-NEXT: "capacity": 1048576,
 // A4: "name": "mram",
-// A4-NEXT: "capacity": 2048000,
+// A4-NEXT: "capacity": 1998848,
 // A4: "name": "psram",
 // A4-NEXT: "capacity": 8388608,
 

@@ -1,6 +1,8 @@
 //===- HeliaDialect.cpp - helia dialect and attributes --------------------===//
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+
+#include <limits>
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
@@ -12,6 +14,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -50,7 +54,8 @@ LogicalResult
 MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        StringRef name, uint64_t size, bool readable,
                        bool writable, bool executable, bool init,
-                       bool nonvolatile) {
+                       bool nonvolatile, uint64_t base, uint64_t reserved,
+                       StringRef section) {
   if (name.empty())
     return emitError() << "memory needs a non-empty name";
   if (size == 0)
@@ -59,6 +64,18 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size > kMaxMemoryBytes)
     return emitError() << "memory '" << name << "' has size " << size
                        << "; helia supports memories of up to 2^62 bytes";
+  if (reserved >= size)
+    return emitError() << "memory '" << name << "' reserves " << reserved
+                       << " of its " << size
+                       << " bytes; reserve fewer bytes than the size";
+  if (base > std::numeric_limits<uint64_t>::max() - size)
+    return emitError() << "memory '" << name << "' at base " << base
+                       << " with size " << size
+                       << " ends past 2^64; give a smaller base";
+  if (section.contains_insensitive(' ') || section.contains('"'))
+    return emitError() << "memory '" << name << "' section '" << section
+                       << "' contains a space or a quote; give a plain "
+                          "section name such as .shared";
   return success();
 }
 
@@ -339,6 +356,12 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
       if (auto b = dyn_cast<BindingAttr>(binding))
         if (failed(verifyBindingAgainstArena(op, b, result.getType())))
           return failure();
+    return success();
+  }
+  if (name == getFirmwareAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(value))
+      return op->emitOpError("'")
+             << name << "' must be a dictionary on a builtin.module";
     return success();
   }
   return op->emitOpError("unknown helia attribute '") << name << "'";
