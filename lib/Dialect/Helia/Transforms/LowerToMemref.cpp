@@ -1166,6 +1166,21 @@ void HeliaLowerToMemref::runOnOperation() {
   helperPrefix = prefix;
   if (helperPrefix.empty())
     helperPrefix = planned.empty() ? "helia" : planned.front().getName().str();
+  // helia-assign-sections names the arena globals after the prefix, and
+  // its C header declares the planned functions.
+  {
+    MLIRContext *ctx = &getContext();
+    SmallVector<Attribute> entries;
+    for (func::FuncOp func : planned)
+      entries.push_back(func.getSymNameAttr());
+    module->setAttr(
+        HeliaDialect::getFirmwareAttrName(),
+        DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
+                                 StringAttr::get(ctx, helperPrefix)),
+                  NamedAttribute(StringAttr::get(ctx, "entries"),
+                                 ArrayAttr::get(ctx, entries))}));
+  }
   LDBG() << planned.size() << " planned functions, " << arenas.size()
          << " arenas";
 
