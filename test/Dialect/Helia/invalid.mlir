@@ -17,6 +17,21 @@ module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 0>} {}
 
 // -----
 
+// expected-error @+1 {{memory 'dtcm' reserves 4096 of its 4096 bytes; reserve fewer bytes than the size}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, reserved = 4096>} {}
+
+// -----
+
+// expected-error @+1 {{memory 'dtcm' at base 18446744073709551615 with size 4096 ends past 2^64; give a smaller base}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, base = 0xffffffffffffffff>} {}
+
+// -----
+
+// expected-error @+1 {{memory 'sram' section '.shared data' contains a space or a quote; give a plain section name such as .shared}}
+module attributes {test.m = #helia.memory_desc<name = "sram", size = 4096, section = ".shared data">} {}
+
+// -----
+
 // expected-error @+1 {{platform needs a non-empty name}}
 module attributes {helia.platform = #helia.platform<name = "", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [], alignment = 16>} {}
 

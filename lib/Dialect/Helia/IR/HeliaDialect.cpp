@@ -72,7 +72,7 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "memory '" << name << "' at base " << base
                        << " with size " << size
                        << " ends past 2^64; give a smaller base";
-  if (section.contains_insensitive(' ') || section.contains('"'))
+  if (section.find_first_of(" \t\n\"") != StringRef::npos)
     return emitError() << "memory '" << name << "' section '" << section
                        << "' contains a space or a quote; give a plain "
                           "section name such as .shared";

@@ -117,9 +117,13 @@ LogicalResult HeliaAssignSections::readRecord(ModuleOp module) {
     return success();
   }
   platformAttr = getPlatformPreset(ctx, platformText.getValue());
-  if (!platformAttr)
+  if (!platformAttr) {
+    // The parser's own diagnostic would point into the string: report the
+    // record instead.
+    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
     platformAttr = dyn_cast_or_null<PlatformAttr>(
         parseAttribute(platformText.getValue(), ctx));
+  }
   if (!platformAttr)
     return module.emitError("recorded platform '")
            << platformText.getValue()
