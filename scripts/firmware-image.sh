@@ -7,7 +7,10 @@
 # The module is translated to LLVM IR, compiled with clang-22 for
 # thumbv8.1m.main (Cortex-M55, hard float; -O2 unless flags are given), and
 # linked with ld.lld-22, the start-up and runtime of examples/firmware and
-# the board's linker script, which includes the generated plan.ld.
+# the board's linker script, which includes the generated plan.ld. C files
+# listed in HELIA_FIRMWARE_SOURCES (e.g. a firmware main that calls the model
+# through the generated header) are compiled with -I<dir of plan.ld> and
+# linked too.
 set -euo pipefail
 if [ $# -lt 4 ]; then
   echo "usage: $0 <model.llvm.mlir> <dir of plan.ld> <board.ld> <image.elf> [clang flags...]" >&2
@@ -34,5 +37,12 @@ for src in startup runtime; do
     -Wall -Wno-main-return-type -c "$root/examples/firmware/$src.c" \
     -o "$work/$src.o"
 done
+extra=()
+for src in ${HELIA_FIRMWARE_SOURCES:-}; do
+  obj="$work/$(basename "${src%.c}").o"
+  "$clang" "${target[@]}" -O2 -ffreestanding -nostdlib -Wall -Werror \
+    -Wno-main-return-type -I "$plan_dir" -c "$src" -o "$obj"
+  extra+=("$obj")
+done
 "$lld" -L "$plan_dir" -T "$board" -Map "$work/image.map" \
-  "$work/startup.o" "$work/runtime.o" "$work/model.o" -o "$out"
+  "$work/startup.o" "$work/runtime.o" "$work/model.o" "${extra[@]}" -o "$out"
