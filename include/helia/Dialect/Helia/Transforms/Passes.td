@@ -267,6 +267,11 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
     Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
            "LLVM data layout string to set on the module">,
   ];
+  let statistics = [
+    Statistic<"numArenas", "arenas", "Arena globals placed">,
+    Statistic<"numPlanCopies", "plan-copies",
+              "Hydrate and stream copies turned into calls of the hook">,
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
   ];
