@@ -66,8 +66,8 @@ LogicalResult HeliaLowerCopies::lowerCopy(Operation *op,
   OpBuilder builder(op);
   Location loc = op->getLoc();
   if (mode == CopyMode::Copy) {
-    // The name survives the conversion to LLVM: helia-assign-sections makes
-    // these copies (and only these) volatile.
+    // The name survives the conversion to LLVM: helia-assign-sections turns
+    // these copies (and only these) into calls of the weak copy hook.
     memref::CopyOp::create(builder, NameLoc::get(builder.getStringAttr(
                                                      kPlanCopyLocName),
                                                  loc),

@@ -1154,6 +1154,23 @@ static void stripPlanAttributes(func::FuncOp func) {
   });
 }
 
+/// Records the prefix and the planned functions in the module's
+/// `helia.firmware` dictionary: helia-assign-sections names the arena
+/// globals after the prefix, and its C header declares the functions.
+static void recordFirmwareEntries(ModuleOp module, StringRef prefix,
+                                  ArrayRef<func::FuncOp> planned) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Attribute> entries;
+  for (func::FuncOp func : planned)
+    entries.push_back(func.getSymNameAttr());
+  module->setAttr(
+      HeliaDialect::getFirmwareAttrName(),
+      DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
+                                               StringAttr::get(ctx, prefix)),
+                                NamedAttribute(StringAttr::get(ctx, "entries"),
+                                               ArrayAttr::get(ctx, entries))}));
+}
+
 void HeliaLowerToMemref::runOnOperation() {
   ModuleOp module = getOperation();
   bindings.clear();
@@ -1166,21 +1183,7 @@ void HeliaLowerToMemref::runOnOperation() {
   helperPrefix = prefix;
   if (helperPrefix.empty())
     helperPrefix = planned.empty() ? "helia" : planned.front().getName().str();
-  // helia-assign-sections names the arena globals after the prefix, and
-  // its C header declares the planned functions.
-  {
-    MLIRContext *ctx = &getContext();
-    SmallVector<Attribute> entries;
-    for (func::FuncOp func : planned)
-      entries.push_back(func.getSymNameAttr());
-    module->setAttr(
-        HeliaDialect::getFirmwareAttrName(),
-        DictionaryAttr::get(
-            ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
-                                 StringAttr::get(ctx, helperPrefix)),
-                  NamedAttribute(StringAttr::get(ctx, "entries"),
-                                 ArrayAttr::get(ctx, entries))}));
-  }
+  recordFirmwareEntries(module, helperPrefix, planned);
   LDBG() << planned.size() << " planned functions, " << arenas.size()
          << " arenas";
 

@@ -174,6 +174,13 @@ def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
     space, so placement is carried by the arena globals and their names,
     and the module converts with `--finalize-memref-to-llvm`.
 
+    Before the erase it records, in the module attribute `helia.firmware`
+    (builtin attributes only), the platform and the memory of every arena
+    global, and asks for the C interface of the planned functions;
+    helia-assign-sections reads the record after the conversion to LLVM.
+    The copies carry the location name `helia.copy` so that it finds them
+    (docs/Firmware.md).
+
     ```mlir
     helia.stream %w, %slot : memref<64xf32, #helia.memory<"mram">>, memref<64xf32, #helia.memory<"dtcm">>
     // becomes
