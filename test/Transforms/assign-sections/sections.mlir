@@ -134,14 +134,15 @@ module attributes {helia.firmware = {
 // H:      extern const net_arena_t net_arena_buffers[4];
 // H:      void net_hydrate_constants(void);
 // H:      void net_copy(void *dst, const void *src, int64_t bytes);
+// The descriptors in the order the entry point uses them.
 // H:      typedef struct {
 // H-NEXT:   float *allocated;
 // H-NEXT:   float *aligned;
 // H-NEXT:   int64_t offset;
-// H-NEXT:   int64_t sizes[1];
-// H-NEXT:   int64_t strides[1];
-// H-NEXT: } net_memref_1d_f32_t;
-// H:      } net_memref_2d_f32_t;
+// H-NEXT:   int64_t sizes[2];
+// H-NEXT:   int64_t strides[2];
+// H-NEXT: } net_memref_2d_f32_t;
+// H:      } net_memref_1d_f32_t;
 // H:      void _mlir_ciface_net(net_memref_2d_f32_t *result, net_memref_1d_f32_t *arg0, float arg1);
 
 // In LLVM IR: the sections, the weak linkage, nounwind.

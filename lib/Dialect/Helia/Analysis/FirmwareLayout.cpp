@@ -1,16 +1,17 @@
 //===- FirmwareLayout.cpp - the linker-script fragment and the C header ---===//
 //
 // Both are written from the layout alone, deterministically: arenas in
-// region-id order, memories in platform order, descriptor types by name.
+// region-id order, memories in platform order, descriptor types in the order
+// the entry points first use them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
-#include <map>
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -114,7 +115,10 @@ namespace {
 /// The C spelling of the memref descriptors and scalars of the entry points.
 struct HeaderTypes {
   std::string prefix;
-  std::map<std::string, std::string> descriptors; // name -> definition
+  /// The type definitions, in the order of first use: a results struct
+  /// comes after the descriptors it holds.
+  std::vector<std::string> definitions;
+  llvm::StringSet<> defined;
 
   FailureOr<std::string> scalar(Type type) {
     if (type.isF32())
@@ -155,7 +159,7 @@ struct HeaderTypes {
     std::string name = prefix + "_memref_" +
                        std::to_string(memref.getRank()) + "d_" +
                        toIdentifier(elementId, /*upper=*/false) + "_t";
-    if (!descriptors.count(name)) {
+    if (defined.insert(name).second) {
       std::string def;
       llvm::raw_string_ostream os(def);
       os << "/* memref<";
@@ -168,7 +172,7 @@ struct HeaderTypes {
         os << "  int64_t sizes[" << memref.getRank() << "];\n  int64_t strides["
            << memref.getRank() << "];\n";
       os << "} " << name << ";\n";
-      descriptors[name] = def;
+      definitions.push_back(def);
     }
     return name + " *";
   }
@@ -178,7 +182,7 @@ struct HeaderTypes {
 LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
                                           Location loc) const {
   std::string upper = toIdentifier(prefix, /*upper=*/true);
-  HeaderTypes types{prefix, {}};
+  HeaderTypes types{prefix, {}, {}};
   // Entry points first, so that their descriptor types are known.
   std::string prototypes;
   llvm::raw_string_ostream protos(prototypes);
@@ -219,7 +223,7 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
         ds << "  " << field << " result" << i << ";\n";
       }
       ds << "} " << structName << ";\n";
-      types.descriptors[structName] = def;
+      types.definitions.push_back(def);
       params.push_back(structName + " *results");
     }
     for (auto [i, input] : llvm::enumerate(type.getInputs())) {
@@ -273,7 +277,7 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
           "done. */\n"
        << "void " << prefix << "_copy(void *dst, const void *src, int"
        << *copyLengthBits << "_t bytes);\n\n";
-  for (auto &[name, def] : types.descriptors)
+  for (const std::string &def : types.definitions)
     os << def << "\n";
   os << prototypes;
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << upper
