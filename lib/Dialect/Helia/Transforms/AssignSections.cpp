@@ -298,7 +298,8 @@ void HeliaAssignSections::runOnOperation() {
           layout.prefix + "_hydrate_constants")) {
     if (!hydrate.isExternal())
       hydrate.setLinkage(LLVM::Linkage::Weak);
-    layout.hasHydrate = true;
+    // With arena arguments C calls it through its C interface (an entry).
+    layout.hasHydrate = hydrate.getNumArguments() == 0;
   }
   // Nothing helia generates throws: without nounwind, an ARM object
   // references the unwinder's personality routines.

@@ -195,9 +195,17 @@ static DictionaryAttr recordEntryPoints(ModuleOp module,
   auto names = record.getAs<ArrayAttr>("entries");
   if (!names)
     return record;
+  SmallVector<Attribute> candidates(names.getValue());
+  // With arena arguments the hydrate function takes the writable arenas:
+  // C calls it through its C interface too.
+  if (auto prefix = record.getAs<StringAttr>("prefix"))
+    if (auto hydrate = module.lookupSymbol<func::FuncOp>(
+            (prefix.getValue() + "_hydrate_constants").str()))
+      if (hydrate.getNumArguments() > 0)
+        candidates.push_back(hydrate.getSymNameAttr());
   SmallVector<Attribute> entries;
-  for (auto name : names.getAsRange<StringAttr>()) {
-    auto func = module.lookupSymbol<func::FuncOp>(name);
+  for (auto name : ArrayRef(candidates)) {
+    auto func = module.lookupSymbol<func::FuncOp>(cast<StringAttr>(name));
     if (!func || func.isExternal())
       continue;
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));

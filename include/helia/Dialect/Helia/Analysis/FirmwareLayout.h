@@ -47,6 +47,8 @@ struct FirmwareLayout {
   /// In region-id order (the order of `<prefix>_arena_buffers`).
   std::vector<FirmwareArena> arenas;
   std::vector<FirmwareEntry> entries;
+  /// The module has `<prefix>_hydrate_constants()` without arguments (with
+  /// arena arguments it is one of the entries).
   bool hasHydrate = false;
   /// Bit width of the byte count of `<prefix>_copy`, when the module has it.
   std::optional<unsigned> copyLengthBits;
