@@ -32,6 +32,11 @@ module attributes {test.m = #helia.memory_desc<name = "sram", size = 4096, secti
 
 // -----
 
+// expected-error @+1 {{memory 'dtcm' region 'MCU TCM' is not a linker-script identifier; use letters, digits and '_' (e.g. MCU_TCM)}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, region = "MCU TCM">} {}
+
+// -----
+
 // expected-error @+1 {{platform needs a non-empty name}}
 module attributes {helia.platform = #helia.platform<name = "", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [], alignment = 16>} {}
 

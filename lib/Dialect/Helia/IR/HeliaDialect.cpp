@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/GlobPattern.h"
@@ -55,7 +56,7 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        StringRef name, uint64_t size, bool readable,
                        bool writable, bool executable, bool init,
                        bool nonvolatile, uint64_t base, uint64_t reserved,
-                       StringRef section) {
+                       StringRef section, StringRef region) {
   if (name.empty())
     return emitError() << "memory needs a non-empty name";
   if (size == 0)
@@ -76,7 +77,20 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "memory '" << name << "' section '" << section
                        << "' contains a space or a quote; give a plain "
                           "section name such as .shared";
+  if (!llvm::all_of(region, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return emitError() << "memory '" << name << "' region '" << region
+                       << "' is not a linker-script identifier; use letters, "
+                          "digits and '_' (e.g. MCU_TCM)";
   return success();
+}
+
+std::string MemoryDescAttr::getRegionName() const {
+  if (!getRegion().empty())
+    return getRegion().str();
+  std::string result;
+  for (char c : getName())
+    result.push_back(llvm::isAlnum(c) ? llvm::toUpper(c) : '_');
+  return result;
 }
 
 LogicalResult

@@ -16,18 +16,26 @@ constexpr uint64_t MiB = 1024 * KiB;
 /// are read-write and loaded with initialised data at boot; MRAM (or NOR
 /// flash) is non-volatile and read-only at run time; PSRAM is read-write but
 /// empty at boot. `base` is the first address of the memory's region in the
-/// vendor's default linker script and `reserved` the bytes at its end that
-/// the plan leaves to others (docs/Firmware.md cites the scripts).
+/// vendor's default linker script, `reserved` the bytes at its end that the
+/// plan leaves to others and `region` the region's name there
+/// (docs/Firmware.md cites the scripts).
 struct PresetMemory {
   const char *name;
   uint64_t size;
   bool writable, executable, init, nonvolatile;
   uint64_t base = 0, reserved = 0;
+  const char *region = "";
 
   PresetMemory at(uint64_t address, uint64_t reservedBytes = 0) const {
     PresetMemory m = *this;
     m.base = address;
     m.reserved = reservedBytes;
+    return m;
+  }
+  /// The region's name in the vendor's linker script.
+  PresetMemory in(const char *regionName) const {
+    PresetMemory m = *this;
+    m.region = regionName;
     return m;
   }
 };
@@ -55,22 +63,27 @@ const Preset kPresets[] = {
     // 0x20080000 3 MiB, MCU_MRAM 0x00410000 (the boot loader keeps the first
     // 64 KiB of the 4 MiB). PSRAM is an MSPI aperture the application maps.
     {"apollo510_evb",
-     {itcm(256 * KiB).at(0x00000000), dtcm(512 * KiB).at(0x20000000, 16 * KiB),
-      sram(3 * MiB).at(0x20080000), mram(4 * MiB).at(0x00410000, 64 * KiB),
-      psram(64 * MiB)},
+     {itcm(256 * KiB).at(0x00000000).in("MCU_ITCM"),
+      dtcm(512 * KiB).at(0x20000000, 16 * KiB).in("MCU_TCM"),
+      sram(3 * MiB).at(0x20080000).in("SHARED_SRAM"),
+      mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM"), psram(64 * MiB)},
      {"dtcm", "sram"},
      16},
     // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB. The
     // SDK's script: MCU_MRAM 0x00018000 (1952 KiB), MCU_TCM 0x10000000,
     // SHARED_SRAM 0x10060000.
     {"apollo4p_evb",
-     {dtcm(384 * KiB).at(0x10000000), sram(1 * MiB).at(0x10060000),
-      mram(2000 * KiB).at(0x00018000, 48 * KiB), psram(8 * MiB)},
+     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
+      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
+      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
+      psram(8 * MiB)},
      {"dtcm", "sram"},
      16},
     {"apollo4l_evb",
-     {dtcm(384 * KiB).at(0x10000000), sram(1 * MiB).at(0x10060000),
-      mram(2000 * KiB).at(0x00018000, 48 * KiB), psram(8 * MiB)},
+     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
+      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
+      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
+      psram(8 * MiB)},
      {"dtcm", "sram"},
      16},
     // Apollo3 Plus: a 64 KiB TCM at 0x10000000, SRAM from 0x10010000; its
@@ -112,7 +125,7 @@ PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
   for (const PresetMemory &m : preset->memories)
     memories.push_back(MemoryDescAttr::get(
         ctx, m.name, m.size, /*readable=*/true, m.writable, m.executable,
-        m.init, m.nonvolatile, m.base, m.reserved, /*section=*/""));
+        m.init, m.nonvolatile, m.base, m.reserved, /*section=*/"", m.region));
   SmallVector<Attribute> preferred;
   for (const char *p : preset->preferred)
     preferred.push_back(StringAttr::get(ctx, p));

@@ -84,6 +84,7 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   HeliaAssignSectionsOptions sections;
   sections.platform = options.platform;
   sections.ld = options.planLd;
+  sections.ldMemory = options.planLdMemory;
   sections.header = options.planHeader;
   sections.triple = options.triple;
   pm.addPass(createHeliaAssignSections(sections));

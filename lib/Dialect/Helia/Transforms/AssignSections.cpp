@@ -312,7 +312,7 @@ void HeliaAssignSections::runOnOperation() {
     module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
                     StringAttr::get(ctx, dataLayout));
   if (!ld.empty() && failed(write(ld, [&](raw_ostream &os) {
-        layout.writeLinkerFragment(os);
+        layout.writeLinkerFragment(os, ldMemory);
         return success();
       })))
     return signalPassFailure();

@@ -60,12 +60,17 @@ struct FirmwareLayout {
   static std::string getSectionName(MemoryDescAttr memory, StringRef arena,
                                     bool constant);
 
-  /// Writes the linker-script fragment: the platform's memories as MEMORY
-  /// regions (`[base, base + size - reserved)`, named after the memories in
-  /// upper case) and one output section per memory and kind, constants
-  /// first, writable arenas NOLOAD, with `__helia_<memory>_start`/`_end`
-  /// (and `_bss_start`/`_bss_end` around the writable part).
-  void writeLinkerFragment(raw_ostream &os) const;
+  /// Writes the platform's memories as a MEMORY block: one region per
+  /// memory, `[base, base + size - reserved)`, named by getRegionName.
+  void writeMemoryBlock(raw_ostream &os) const;
+
+  /// Writes the linker-script fragment: the MEMORY block (with
+  /// `withMemory`; without it the fragment goes into a script whose own
+  /// MEMORY block has the regions, e.g. the vendor's) and one output
+  /// section per memory and kind, constants first, writable arenas NOLOAD,
+  /// with `__helia_<memory>_start`/`_end` (and `_bss_start`/`_bss_end`
+  /// around the writable part).
+  void writeLinkerFragment(raw_ostream &os, bool withMemory = true) const;
 
   /// Writes the C header: region ids and sizes, the arena symbols and table,
   /// the hooks, and the entry points with their memref descriptors. Emits an

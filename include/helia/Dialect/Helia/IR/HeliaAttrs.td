@@ -40,8 +40,10 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     use `size - reserved` (getUsableSize). `section` names the output
     section that holds this memory's arenas in the object (e.g. Ambiq's
     `.shared` for SRAM); empty (the default) gives every arena its own
-    `.bss.helia.<memory>.<arena>` or `.rodata.helia.<memory>.<arena>`
-    (docs/Firmware.md).
+    `.bss.helia.<memory>.<arena>` or `.rodata.helia.<memory>.<arena>`.
+    `region` names the memory's region in the linker script (Ambiq's
+    `MCU_TCM`, `SHARED_SRAM`, `MCU_MRAM`); empty (the default) is the
+    memory's name in upper case (docs/Firmware.md).
 
     ```mlir
     #helia.memory_desc<name = "mram", size = 4194304, writable = false,
@@ -59,13 +61,17 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     DefaultValuedParameter<"bool", "false">:$nonvolatile,
     DefaultValuedParameter<"uint64_t", "0">:$base,
     DefaultValuedParameter<"uint64_t", "0">:$reserved,
-    StringRefParameter<"output section of the arenas", "\"\"">:$section
+    StringRefParameter<"output section of the arenas", "\"\"">:$section,
+    StringRefParameter<"linker-script region", "\"\"">:$region
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The bytes the plan may use: the size minus the reserved bytes.
     uint64_t getUsableSize() const { return getSize() - getReserved(); }
+    /// The region of the memory in a linker script: `region`, else the
+    /// name in upper case with '_' for anything but letters and digits.
+    std::string getRegionName() const;
   }];
 }
 

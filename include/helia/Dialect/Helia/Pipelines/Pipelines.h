@@ -106,6 +106,12 @@ struct HeliaMemoryPipelineOptions
       *this, "plan-ld",
       llvm::cl::desc("Write the linker-script fragment of the arenas to this "
                      "path ('-': stdout)")};
+  PassOptions::Option<bool> planLdMemory{
+      *this, "plan-ld-memory",
+      llvm::cl::desc("Put the board's MEMORY block in the plan-ld fragment "
+                     "(false: the application's linker script has the "
+                     "regions)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> planHeader{
       *this, "plan-header",
       llvm::cl::desc("Write the C header of the entry points and arenas to "

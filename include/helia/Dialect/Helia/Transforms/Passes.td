@@ -266,6 +266,9 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
            "recorded">,
     Option<"ld", "ld", "std::string", /*default=*/"\"\"",
            "Write the linker-script fragment to this path ('-': stdout)">,
+    Option<"ldMemory", "ld-memory", "bool", /*default=*/"true",
+           "Put the board's MEMORY block in the fragment (false: the "
+           "application's script has the regions, e.g. the vendor's)">,
     Option<"header", "header", "std::string", /*default=*/"\"\"",
            "Write the C header to this path ('-': stdout)">,
     Option<"triple", "triple", "std::string", /*default=*/"\"\"",
