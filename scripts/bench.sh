@@ -9,3 +9,6 @@ python3 "$root/bench/models.py" "$build" "$bench"
 echo
 echo "== Packing library: MiniMalloc, TFLM models, idealloc, scale (bench/packer/run.py)"
 python3 "$root/bench/packer/run.py" --bench "$bench" --tool "$build/bin/helia-plan"
+echo
+echo "== Firmware: image sections and the QEMU run (bench/firmware.py)"
+python3 "$root/bench/firmware.py" "$build"

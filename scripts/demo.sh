@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo: plan the bundled example model on the default platform, print
 # the plan, write the JSON plan and the SVG picture, then lower the planned
-# model to LLVM and run it.
+# model to LLVM and run it, on the host and as firmware on QEMU.
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,8 +30,41 @@ echo
 echo "== Running the planned model (mlir-runner): logits"
 "$llvm/bin/mlir-runner" "$out/tiny_cnn.llvm.mlir" -e main -entry-point-result=void \
   -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so"
+
+# 3. The same model as firmware: planned for QEMU's mps3-an547 board
+#    (Cortex-M55), lowered to LLVM with every arena in its memory's section,
+#    cross-compiled, linked with the generated linker-script fragment, and
+#    run on QEMU beside the host (docs/Firmware.md).
+fw="$out/firmware"
+mkdir -p "$fw"
+"$opt" "$model" --pass-pipeline="builtin.module($tosa_to_linalg, helia-memory-pipeline{platform=mps3_an547 rules-file=$root/examples/firmware/tiny_cnn.mps3_an547.rules.json plan-ld=$fw/plan.ld plan-header=$fw/model.h})" \
+  -o "$fw/tiny_cnn.llvm.mlir"
+"$llvm/bin/mlir-runner" "$fw/tiny_cnn.llvm.mlir" -e main -entry-point-result=void \
+  -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so" > "$fw/host.txt"
+"$root/scripts/firmware-image.sh" "$fw/tiny_cnn.llvm.mlir" "$fw" "$root/examples/firmware/mps3_an547.ld" "$fw/image.elf"
+start=$(date +%s%N)
+# QEMU writes the semihosting output to its stderr.
+timeout 60 qemu-system-arm -M mps3-an547 -cpu cortex-m55 -nographic \
+  -semihosting-config enable=on,target=native -kernel "$fw/image.elf" 2> "$fw/qemu.txt"
+end=$(date +%s%N)
+echo
+echo "== Firmware for mps3_an547: the arenas in the image ($fw/image.elf)"
+"$llvm/bin/llvm-readelf" -S -W "$fw/image.elf" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+  while read -r name type addr off size rest; do
+    case $name in .helia.*) printf "   %-24s at 0x%s %7d bytes\n" "$name" "$addr" "$((16#$size))" ;; esac
+  done
+echo
+printf "== %-38s %s\n" "host (mlir-runner)" "QEMU mps3-an547, Cortex-M55 ($(( (end - start) / 1000000 )) ms)"
+paste -d'|' "$fw/host.txt" "$fw/qemu.txt" | awk -F'|' '{printf "   %-38s %s\n", $1, $2}'
+if cmp -s "$fw/host.txt" "$fw/qemu.txt"; then
+  echo "   match: QEMU printed the host's output byte for byte"
+else
+  echo "   MISMATCH between host and QEMU output" >&2
+  exit 1
+fi
 echo
 echo "Planned IR: $out/tiny_cnn.planned.mlir"
 echo "Lowered IR: $out/tiny_cnn.lowered.mlir (arenas as memref.globals, tensors as views)"
 echo "JSON plan:  $out/tiny_cnn.plan.json"
 echo "Picture:    $out/tiny_cnn.plan.svg (open it in a browser)"
+echo "Firmware:   $fw/image.elf, linker fragment $fw/plan.ld, C header $fw/model.h"

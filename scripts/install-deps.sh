@@ -8,6 +8,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libgtest-dev zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev
   chromium
+  qemu-system-arm
 )
 # Packages one make target needs on top (e.g. libclang-rt-22-dev, the
 # sanitizer and libFuzzer runtimes, for check-sanitize and fuzz).

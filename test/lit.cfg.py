@@ -48,3 +48,15 @@ chromium = shutil.which("chromium") or "/usr/bin/chromium"
 if os.path.exists(chromium):
     config.available_features.add("chromium")
 config.substitutions.append(("%chromium", chromium))
+
+# Firmware images (test/Firmware): clang-22 and ld.lld-22 cross-compile and
+# link for the Cortex-M55; qemu-system-arm runs the image on mps3-an547.
+# scripts/install-deps.sh installs all three, so CI runs every firmware
+# test; without QEMU only the runs are skipped.
+for tool in ["clang-22", "ld.lld-22"]:
+    if not shutil.which(tool):
+        break
+else:
+    config.available_features.add("arm-toolchain")
+if shutil.which("qemu-system-arm"):
+    config.available_features.add("qemu-arm")

@@ -17,6 +17,26 @@ module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 0>} {}
 
 // -----
 
+// expected-error @+1 {{memory 'dtcm' reserves 4096 of its 4096 bytes; reserve fewer bytes than the size}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, reserved = 4096>} {}
+
+// -----
+
+// expected-error @+1 {{memory 'dtcm' at base 18446744073709551615 with size 4096 ends past 2^64; give a smaller base}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, base = 0xffffffffffffffff>} {}
+
+// -----
+
+// expected-error @+1 {{memory 'sram' section '.shared data' contains a space or a quote; give a plain section name such as .shared}}
+module attributes {test.m = #helia.memory_desc<name = "sram", size = 4096, section = ".shared data">} {}
+
+// -----
+
+// expected-error @+1 {{memory 'dtcm' region 'MCU TCM' is not a linker-script identifier; use letters, digits and '_' (e.g. MCU_TCM)}}
+module attributes {test.m = #helia.memory_desc<name = "dtcm", size = 4096, region = "MCU TCM">} {}
+
+// -----
+
 // expected-error @+1 {{platform needs a non-empty name}}
 module attributes {helia.platform = #helia.platform<name = "", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [], alignment = 16>} {}
 
@@ -136,7 +156,7 @@ module {
 
 // -----
 
-// expected-error @+1 {{unknown platform preset 'apollo9'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb}}
+// expected-error @+1 {{unknown platform preset 'apollo9'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb, mps3_an547}}
 module attributes {helia.platform = "apollo9"} {}
 
 // -----

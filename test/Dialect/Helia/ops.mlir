@@ -5,14 +5,16 @@
 // uses a full platform description; preset.mlir uses the preset form.
 
 // CHECK: module attributes
-// CHECK-SAME: helia.platform = #helia.platform<name = "tiny", memories = [#helia.memory_desc<name = "dtcm", size = 65536, init = true>, #helia.memory_desc<name = "flash", size = 262144, writable = false, executable = true, init = true, nonvolatile = true>, #helia.memory_desc<name = "ext", size = 1048576>], preferred = ["dtcm"], alignment = 16>
+// CHECK-SAME: helia.platform = #helia.platform<name = "tiny", memories = [#helia.memory_desc<name = "dtcm", size = 65536, init = true>, #helia.memory_desc<name = "flash", size = 262144, writable = false, executable = true, init = true, nonvolatile = true, base = 134217728, reserved = 16384>, #helia.memory_desc<name = "ext", size = 1048576, base = 268435456, section = ".shared", region = "SHARED_SRAM">], preferred = ["dtcm"], alignment = 16>
 // CHECK-SAME: helia.rules = [#helia.rule<type = constant, id = ["conv1*", "fc/w"], attributes = <memory = "flash", constant_destination_memory = "dtcm">>, #helia.rule<id = ["x"], attributes = <residency = stream>>, #helia.rule<type = any, attributes = <memory = "dtcm", residency = direct>>, #helia.rule<attributes = <>>]
 module attributes {
   helia.platform = #helia.platform<name = "tiny",
     memories = [#helia.memory_desc<name = "dtcm", size = 65536, init = true>,
                 #helia.memory_desc<name = "flash", size = 262144, writable = false,
-                                   executable = true, init = true, nonvolatile = true>,
-                #helia.memory_desc<name = "ext", size = 1048576, readable = true, writable = true>],
+                                   executable = true, init = true, nonvolatile = true,
+                                   base = 0x8000000, reserved = 16384>,
+                #helia.memory_desc<name = "ext", size = 1048576, readable = true, writable = true,
+                                   base = 0x10000000, section = ".shared", region = "SHARED_SRAM">],
     preferred = ["dtcm"], alignment = 16>,
   helia.rules = [
     #helia.rule<type = constant, id = ["conv1*", "fc/w"],

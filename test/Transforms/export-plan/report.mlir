@@ -6,8 +6,8 @@
 
 // CHECK:      helia memory plan: platform apollo510_evb, function f
 // CHECK:      Memories
-// CHECK:        dtcm               524288            384         523904   0.1%
-// CHECK:        mram              4194304            192        4194112   0.0%
+// CHECK:        dtcm               507904            384         507520   0.1%
+// CHECK:        mram              4128768            192        4128576   0.0%
 // CHECK:      Arenas
 // CHECK:        scratch_dtcm                 scratch    dtcm     dtcm                192  read-write
 // CHECK-NEXT:   constant_dtcm_from_mram      constant   dtcm     mram                192  staged

@@ -15,7 +15,7 @@
 // A4P: helia.platform = "apollo4p_evb"
 // A4L: helia.platform = "apollo4l_evb"
 // A3P: error: rule #0 sets memory to unknown memory 'psram'; platform 'apollo3p_evb' has: dtcm, sram, mram
-// UNKNOWN: error: unknown platform preset 'nrf52'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb
+// UNKNOWN: error: unknown platform preset 'nrf52'; known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb, mps3_an547
 module attributes {helia.platform = "apollo4l_evb",
                    helia.rules = [#helia.rule<id = ["in"], attributes = <memory = "psram">>]} {
   // MODULE: name = "in", kind = scratch, memory = "psram"

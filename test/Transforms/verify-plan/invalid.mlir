@@ -83,7 +83,7 @@ module {
 // -----
 
 // Memories must hold their arenas.
-// expected-error @+1 {{memory 'dtcm' holds 524288 bytes but its arenas take 524800, 512 bytes too many}}
+// expected-error @+1 {{memory 'dtcm' holds 507904 bytes but its arenas take 524800, 16896 bytes too many}}
 module {
   helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 524288, alignment = 16}
   helia.arena @persistent_dtcm {role = #helia.role<persistent>, memory = "dtcm", size = 512, alignment = 16}

@@ -34,7 +34,7 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
   }
   for (MemoryDescAttr memory : platform->getMemoryList()) {
     plan.memories.push_back({memory.getName().str(),
-                             static_cast<int64_t>(memory.getSize()),
+                             static_cast<int64_t>(memory.getUsableSize()),
                              getArenaBytesIn(module, memory.getName())});
   }
 

@@ -9,10 +9,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -51,7 +54,8 @@ LogicalResult
 MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        StringRef name, uint64_t size, bool readable,
                        bool writable, bool executable, bool init,
-                       bool nonvolatile) {
+                       bool nonvolatile, uint64_t base, uint64_t reserved,
+                       StringRef section, StringRef region) {
   if (name.empty())
     return emitError() << "memory needs a non-empty name";
   if (size == 0)
@@ -60,7 +64,32 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size > kMaxMemoryBytes)
     return emitError() << "memory '" << name << "' has size " << size
                        << "; helia supports memories of up to 2^62 bytes";
+  if (reserved >= size)
+    return emitError() << "memory '" << name << "' reserves " << reserved
+                       << " of its " << size
+                       << " bytes; reserve fewer bytes than the size";
+  if (base > std::numeric_limits<uint64_t>::max() - size)
+    return emitError() << "memory '" << name << "' at base " << base
+                       << " with size " << size
+                       << " ends past 2^64; give a smaller base";
+  if (section.find_first_of(" \t\n\"") != StringRef::npos)
+    return emitError() << "memory '" << name << "' section '" << section
+                       << "' contains a space or a quote; give a plain "
+                          "section name such as .shared";
+  if (!llvm::all_of(region, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return emitError() << "memory '" << name << "' region '" << region
+                       << "' is not a linker-script identifier; use letters, "
+                          "digits and '_' (e.g. MCU_TCM)";
   return success();
+}
+
+std::string MemoryDescAttr::getRegionName() const {
+  if (!getRegion().empty())
+    return getRegion().str();
+  std::string result;
+  for (char c : getName())
+    result.push_back(llvm::isAlnum(c) ? llvm::toUpper(c) : '_');
+  return result;
 }
 
 LogicalResult
@@ -387,6 +416,12 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
       if (auto b = dyn_cast<BindingAttr>(binding))
         if (failed(verifyBindingAgainstArena(op, b, result.getType())))
           return failure();
+    return success();
+  }
+  if (name == getFirmwareAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(value))
+      return op->emitOpError("'")
+             << name << "' must be a dictionary on a builtin.module";
     return success();
   }
   return op->emitOpError("unknown helia attribute '") << name << "'";

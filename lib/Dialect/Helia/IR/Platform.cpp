@@ -15,11 +15,29 @@ constexpr uint64_t MiB = 1024 * KiB;
 /// One memory of a preset. Flags follow the chips' data sheets: TCM and SRAM
 /// are read-write and loaded with initialised data at boot; MRAM (or NOR
 /// flash) is non-volatile and read-only at run time; PSRAM is read-write but
-/// empty at boot.
+/// empty at boot. `base` is the first address of the memory's region in the
+/// vendor's default linker script, `reserved` the bytes at its end that the
+/// plan leaves to others and `region` the region's name there
+/// (docs/Firmware.md cites the scripts).
 struct PresetMemory {
   const char *name;
   uint64_t size;
   bool writable, executable, init, nonvolatile;
+  uint64_t base = 0, reserved = 0;
+  const char *region = "";
+
+  PresetMemory at(uint64_t address, uint64_t reservedBytes = 0) const {
+    PresetMemory m = *this;
+    m.base = address;
+    m.reserved = reservedBytes;
+    return m;
+  }
+  /// The region's name in the vendor's linker script.
+  PresetMemory in(const char *regionName) const {
+    PresetMemory m = *this;
+    m.region = regionName;
+    return m;
+  }
 };
 
 struct Preset {
@@ -34,26 +52,56 @@ PresetMemory dtcm(uint64_t size) { return {"dtcm", size, true, false, true, fals
 PresetMemory sram(uint64_t size) { return {"sram", size, true, false, true, false}; }
 PresetMemory mram(uint64_t size) { return {"mram", size, false, true, true, true}; }
 PresetMemory psram(uint64_t size) { return {"psram", size, true, false, false, false}; }
+PresetMemory rom(const char *name, uint64_t size) {
+  return {name, size, false, true, true, true};
+}
 } // namespace
 
 const Preset kPresets[] = {
+    // Apollo510, the SDK's SBL linker script: MCU_ITCM 0x00000000 256 KiB,
+    // MCU_TCM 0x20000000 496 KiB of the 512 KiB DTCM, SHARED_SRAM
+    // 0x20080000 3 MiB, MCU_MRAM 0x00410000 (the boot loader keeps the first
+    // 64 KiB of the 4 MiB). PSRAM is an MSPI aperture the application maps.
     {"apollo510_evb",
-     {itcm(256 * KiB), dtcm(512 * KiB), sram(3 * MiB), mram(4 * MiB),
-      psram(64 * MiB)},
+     {itcm(256 * KiB).at(0x00000000).in("MCU_ITCM"),
+      dtcm(512 * KiB).at(0x20000000, 16 * KiB).in("MCU_TCM"),
+      sram(3 * MiB).at(0x20080000).in("SHARED_SRAM"),
+      mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM"), psram(64 * MiB)},
      {"dtcm", "sram"},
      16},
-    // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB.
+    // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB. The
+    // SDK's script: MCU_MRAM 0x00018000 (1952 KiB), MCU_TCM 0x10000000,
+    // SHARED_SRAM 0x10060000.
     {"apollo4p_evb",
-     {dtcm(384 * KiB), sram(1 * MiB), mram(2000 * KiB), psram(8 * MiB)},
+     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
+      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
+      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
+      psram(8 * MiB)},
      {"dtcm", "sram"},
      16},
     {"apollo4l_evb",
-     {dtcm(384 * KiB), sram(1 * MiB), mram(2000 * KiB), psram(8 * MiB)},
+     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
+      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
+      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
+      psram(8 * MiB)},
      {"dtcm", "sram"},
      16},
-    // Apollo3 Plus: a 64 KiB TCM; its 2000 KiB NOR flash plays MRAM's role.
+    // Apollo3 Plus: a 64 KiB TCM at 0x10000000, SRAM from 0x10010000; its
+    // 2000 KiB NOR flash plays MRAM's role (from 0x0000C000 after the SBL).
     {"apollo3p_evb",
-     {dtcm(64 * KiB), sram(700 * KiB), mram(2000 * KiB)},
+     {dtcm(64 * KiB).at(0x10000000), sram(700 * KiB).at(0x10010000),
+      mram(2000 * KiB).at(0x0000C000)},
+     {"dtcm", "sram"},
+     16},
+    // QEMU's mps3-an547 (Arm Corstone SSE-300 with a Cortex-M55): ITCM
+    // 0x00000000 512 KiB (the image's code and vector table), SRAM
+    // 0x01000000 2 MiB, DTCM 0x20000000 512 KiB (its last 64 KiB hold the
+    // application's stack, .data and .bss), QSPI flash 0x28000000 8 MiB as
+    // the read-only, initialised memory of cold constants.
+    {"mps3_an547",
+     {itcm(512 * KiB).at(0x00000000), sram(2 * MiB).at(0x01000000),
+      dtcm(512 * KiB).at(0x20000000, 64 * KiB),
+      rom("qspi", 8 * MiB).at(0x28000000)},
      {"dtcm", "sram"},
      16},
 };
@@ -75,10 +123,9 @@ PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
     return {};
   SmallVector<Attribute> memories;
   for (const PresetMemory &m : preset->memories)
-    memories.push_back(MemoryDescAttr::get(ctx, m.name, m.size,
-                                           /*readable=*/true, m.writable,
-                                           m.executable, m.init,
-                                           m.nonvolatile));
+    memories.push_back(MemoryDescAttr::get(
+        ctx, m.name, m.size, /*readable=*/true, m.writable, m.executable,
+        m.init, m.nonvolatile, m.base, m.reserved, /*section=*/"", m.region));
   SmallVector<Attribute> preferred;
   for (const char *p : preset->preferred)
     preferred.push_back(StringAttr::get(ctx, p));
@@ -146,7 +193,7 @@ mlir::helia::getMemoryCapacities(PlatformAttr platform,
                                  ArrayRef<std::string> limits, Location loc) {
   llvm::StringMap<int64_t> capacity;
   for (MemoryDescAttr memory : platform.getMemoryList())
-    capacity[memory.getName()] = static_cast<int64_t>(memory.getSize());
+    capacity[memory.getName()] = static_cast<int64_t>(memory.getUsableSize());
   for (const std::string &entry : limits) {
     auto [name, bytes] = StringRef(entry).split('=');
     uint64_t value;

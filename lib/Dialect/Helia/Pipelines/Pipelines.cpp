@@ -3,6 +3,10 @@
 #include "helia/Dialect/Helia/Pipelines/Pipelines.h"
 
 #include "helia/Dialect/Helia/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -50,11 +54,40 @@ void mlir::helia::buildHeliaMemoryPipeline(
   lowerOptions.arenaMode = options.arenaMode;
   lowerOptions.prefix = options.prefix;
   pm.addPass(createHeliaLowerToMemref(lowerOptions));
-  if (!options.lowerCopies)
+  bool toLLVM = options.toLLVM || !options.planLd.empty() ||
+                !options.planHeader.empty();
+  if (!options.lowerCopies && !toLLVM)
     return;
   HeliaLowerCopiesOptions copies;
   copies.mode = options.copyMode;
+  copies.platform = options.platform;
   pm.addPass(createHeliaLowerCopies(copies));
+  if (toLLVM)
+    buildHeliaToLLVMPipeline(pm, options);
+}
+
+void mlir::helia::buildHeliaToLLVMPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  // The conversion docs/Lowering.md runs by hand, with non-contiguous
+  // copies as loops so that the object needs no memrefCopy.
+  pm.addPass(createHeliaExpandStridedCopies());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  HeliaAssignSectionsOptions sections;
+  sections.platform = options.platform;
+  sections.ld = options.planLd;
+  sections.ldMemory = options.planLdMemory;
+  sections.header = options.planHeader;
+  sections.triple = options.triple;
+  pm.addPass(createHeliaAssignSections(sections));
 }
 
 void mlir::helia::registerHeliaPipelines() {

@@ -10,9 +10,11 @@
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
@@ -64,7 +66,12 @@ LogicalResult HeliaLowerCopies::lowerCopy(Operation *op,
   OpBuilder builder(op);
   Location loc = op->getLoc();
   if (mode == CopyMode::Copy) {
-    memref::CopyOp::create(builder, loc, source, target);
+    // The name survives the conversion to LLVM: helia-assign-sections turns
+    // these copies (and only these) into calls of the weak copy hook.
+    memref::CopyOp::create(builder, NameLoc::get(builder.getStringAttr(
+                                                     kPlanCopyLocName),
+                                                 loc),
+                           source, target);
   } else {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value count = arith::ConstantIndexOp::create(builder, loc,
@@ -135,6 +142,83 @@ static void eraseHeliaMemorySpaces(ModuleOp module) {
   });
 }
 
+/// Records in the module's `helia.firmware` dictionary what
+/// helia-assign-sections needs once the memory spaces are gone: the platform
+/// (a preset's name, else the printed `#helia.platform`) and the memory of
+/// every global that has one, in module order.
+static FailureOr<DictionaryAttr>
+recordArenaMemories(ModuleOp module, StringRef presetOverride) {
+  MLIRContext *ctx = module.getContext();
+  FailureOr<PlatformAttr> platform = lookupPlatform(module, presetOverride);
+  if (failed(platform))
+    return failure();
+  std::string platformText;
+  if (getPlatformPreset(ctx, platform->getName()) == *platform) {
+    platformText = platform->getName().str();
+  } else {
+    llvm::raw_string_ostream os(platformText);
+    Attribute(*platform).print(os);
+  }
+  SmallVector<Attribute> arenas;
+  for (auto global : module.getOps<memref::GlobalOp>()) {
+    auto memory =
+        dyn_cast_or_null<MemorySpaceAttr>(global.getType().getMemorySpace());
+    if (!memory)
+      continue;
+    arenas.push_back(DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, "global"),
+                             global.getSymNameAttr()),
+              NamedAttribute(StringAttr::get(ctx, "memory"),
+                             memory.getName())}));
+  }
+  SmallVector<NamedAttribute> entries;
+  if (auto previous = module->getAttrOfType<DictionaryAttr>(
+          HeliaDialect::getFirmwareAttrName()))
+    llvm::append_range(entries, previous.getValue());
+  llvm::erase_if(entries, [](NamedAttribute entry) {
+    return entry.getName() == "platform" || entry.getName() == "arenas";
+  });
+  entries.emplace_back(StringAttr::get(ctx, "platform"),
+                       StringAttr::get(ctx, platformText));
+  entries.emplace_back(StringAttr::get(ctx, "arenas"),
+                       ArrayAttr::get(ctx, arenas));
+  return DictionaryAttr::get(ctx, entries);
+}
+
+/// Replaces the names of the planned functions in `record` (`entries`, from
+/// helia-lower-to-memref) by {name, type} with the types the conversion to
+/// LLVM sees, and asks that conversion for their C interface
+/// (`_mlir_ciface_<name>`), which helia-assign-sections' header declares.
+static DictionaryAttr recordEntryPoints(ModuleOp module,
+                                        DictionaryAttr record) {
+  MLIRContext *ctx = module.getContext();
+  auto names = record.getAs<ArrayAttr>("entries");
+  if (!names)
+    return record;
+  SmallVector<Attribute> candidates(names.getValue());
+  // With arena arguments the hydrate function takes the writable arenas:
+  // C calls it through its C interface too.
+  if (auto prefix = record.getAs<StringAttr>("prefix"))
+    if (auto hydrate = module.lookupSymbol<func::FuncOp>(
+            (prefix.getValue() + "_hydrate_constants").str()))
+      if (hydrate.getNumArguments() > 0)
+        candidates.push_back(hydrate.getSymNameAttr());
+  SmallVector<Attribute> entries;
+  for (auto name : ArrayRef(candidates)) {
+    auto func = module.lookupSymbol<func::FuncOp>(cast<StringAttr>(name));
+    if (!func || func.isExternal())
+      continue;
+    func->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+    entries.push_back(DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, "name"), name),
+              NamedAttribute(StringAttr::get(ctx, "type"),
+                             TypeAttr::get(func.getFunctionType()))}));
+  }
+  NamedAttrList entriesList(record);
+  entriesList.set("entries", ArrayAttr::get(ctx, entries));
+  return entriesList.getDictionary(ctx);
+}
+
 void HeliaLowerCopies::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<Operation *> copies;
@@ -148,6 +232,13 @@ void HeliaLowerCopies::runOnOperation() {
   for (Operation *op : copies)
     if (failed(lowerCopy(op, tag)))
       return signalPassFailure();
-  if (eraseMemorySpaces)
-    eraseHeliaMemorySpaces(module);
+  if (!eraseMemorySpaces)
+    return;
+  // Read before the erase drops helia.platform and the memory spaces.
+  FailureOr<DictionaryAttr> record = recordArenaMemories(module, platform);
+  if (failed(record))
+    return signalPassFailure();
+  eraseHeliaMemorySpaces(module);
+  module->setAttr(HeliaDialect::getFirmwareAttrName(),
+                  recordEntryPoints(module, *record));
 }

@@ -1135,6 +1135,23 @@ static void stripPlanAttributes(func::FuncOp func) {
   });
 }
 
+/// Records the prefix and the planned functions in the module's
+/// `helia.firmware` dictionary: helia-assign-sections names the arena
+/// globals after the prefix, and its C header declares the functions.
+static void recordFirmwareEntries(ModuleOp module, StringRef prefix,
+                                  ArrayRef<func::FuncOp> planned) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Attribute> entries;
+  for (func::FuncOp func : planned)
+    entries.push_back(func.getSymNameAttr());
+  module->setAttr(
+      HeliaDialect::getFirmwareAttrName(),
+      DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
+                                               StringAttr::get(ctx, prefix)),
+                                NamedAttribute(StringAttr::get(ctx, "entries"),
+                                               ArrayAttr::get(ctx, entries))}));
+}
+
 void HeliaLowerToMemref::runOnOperation() {
   ModuleOp module = getOperation();
   bindings.clear();
@@ -1147,6 +1164,7 @@ void HeliaLowerToMemref::runOnOperation() {
   helperPrefix = prefix;
   if (helperPrefix.empty())
     helperPrefix = planned.empty() ? "helia" : planned.front().getName().str();
+  recordFirmwareEntries(module, helperPrefix, planned);
   LDBG() << planned.size() << " planned functions, " << arenas.size()
          << " arenas";
   // A module that never went through the planning passes bufferizes with

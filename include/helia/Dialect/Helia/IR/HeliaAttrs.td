@@ -33,9 +33,22 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     `writable` default to true; `executable`, `init` (can hold initialised
     data loaded at boot) and `nonvolatile` default to false.
 
+    `base` is the memory's first address on the device (0 when unknown) and
+    `reserved` the bytes of it that are not the plan's: the application's
+    stack, `.data` and `.bss`, a boot loader, what the vendor's linker
+    script keeps for itself. `size` stays the hardware's; capacity checks
+    use `size - reserved` (getUsableSize). `section` names the output
+    section that holds this memory's arenas in the object (e.g. Ambiq's
+    `.shared` for SRAM); empty (the default) gives every arena its own
+    `.bss.helia.<memory>.<arena>` or `.rodata.helia.<memory>.<arena>`.
+    `region` names the memory's region in the linker script (Ambiq's
+    `MCU_TCM`, `SHARED_SRAM`, `MCU_MRAM`); empty (the default) is the
+    memory's name in upper case (docs/Firmware.md).
+
     ```mlir
     #helia.memory_desc<name = "mram", size = 4194304, writable = false,
-                       executable = true, init = true, nonvolatile = true>
+                       executable = true, init = true, nonvolatile = true,
+                       base = 0x410000, reserved = 262144>
     ```
   }];
   let parameters = (ins
@@ -45,10 +58,21 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     DefaultValuedParameter<"bool", "true">:$writable,
     DefaultValuedParameter<"bool", "false">:$executable,
     DefaultValuedParameter<"bool", "false">:$init,
-    DefaultValuedParameter<"bool", "false">:$nonvolatile
+    DefaultValuedParameter<"bool", "false">:$nonvolatile,
+    DefaultValuedParameter<"uint64_t", "0">:$base,
+    DefaultValuedParameter<"uint64_t", "0">:$reserved,
+    StringRefParameter<"output section of the arenas", "\"\"">:$section,
+    StringRefParameter<"linker-script region", "\"\"">:$region
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The bytes the plan may use: the size minus the reserved bytes.
+    uint64_t getUsableSize() const { return getSize() - getReserved(); }
+    /// The region of the memory in a linker script: `region`, else the
+    /// name in upper case with '_' for anything but letters and digits.
+    std::string getRegionName() const;
+  }];
 }
 
 def Helia_PlatformAttr : Helia_Attr<"Platform", "platform"> {
@@ -59,7 +83,8 @@ def Helia_PlatformAttr : Helia_Attr<"Platform", "platform"> {
     memories only: they hold tensors written at run time), and the minimum
     alignment of every buffer. The module attribute `helia.platform` holds
     either this attribute or the name of a built-in preset
-    (`apollo510_evb`, `apollo4p_evb`, `apollo4l_evb`, `apollo3p_evb`).
+    (`apollo510_evb`, `apollo4p_evb`, `apollo4l_evb`, `apollo3p_evb`,
+    `mps3_an547`).
 
     ```mlir
     #helia.platform<name = "tiny",

@@ -81,6 +81,13 @@ def Helia_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBindingAttrName() {
       return ::llvm::StringLiteral("helia.binding");
     }
+    /// Module attribute, a dictionary of builtin attributes that carries
+    /// what helia-assign-sections needs through the conversion to LLVM:
+    /// `prefix` (set by helia-lower-to-memref), `platform` and `arenas`
+    /// (one {global, memory} per arena global, set by helia-lower-copies).
+    static constexpr ::llvm::StringLiteral getFirmwareAttrName() {
+      return ::llvm::StringLiteral("helia.firmware");
+    }
   }];
 }
 

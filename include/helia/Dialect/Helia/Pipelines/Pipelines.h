@@ -95,11 +95,41 @@ struct HeliaMemoryPipelineOptions
       llvm::cl::values(clEnumValN(CopyMode::Copy, "copy", "memref.copy"),
                        clEnumValN(CopyMode::Dma, "dma",
                                   "memref.dma_start + memref.dma_wait"))};
+  PassOptions::Option<bool> toLLVM{
+      *this, "to-llvm",
+      llvm::cl::desc("Also convert to the LLVM dialect and place every arena "
+                     "in its memory's section (helia-assign-sections); "
+                     "implies lower-copies. plan-ld and plan-header imply "
+                     "it"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> planLd{
+      *this, "plan-ld",
+      llvm::cl::desc("Write the linker-script fragment of the arenas to this "
+                     "path ('-': stdout)")};
+  PassOptions::Option<bool> planLdMemory{
+      *this, "plan-ld-memory",
+      llvm::cl::desc("Put the board's MEMORY block in the plan-ld fragment "
+                     "(false: the application's linker script has the "
+                     "regions)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> planHeader{
+      *this, "plan-header",
+      llvm::cl::desc("Write the C header of the entry points and arenas to "
+                     "this path ('-': stdout)")};
+  PassOptions::Option<std::string> triple{
+      *this, "triple",
+      llvm::cl::desc("Target triple of the LLVM module (with to-llvm)")};
 };
 
 /// Adds resolve, assign and verify-plan (and the export when asked, and the
 /// lowering with `lower`) to `pm`, which must run on a builtin.module.
 void buildHeliaMemoryPipeline(OpPassManager &pm,
+                              const HeliaMemoryPipelineOptions &options);
+
+/// Adds the upstream conversion of a lowered module (after
+/// helia-lower-copies) to the LLVM dialect, then helia-assign-sections with
+/// the options' platform, plan-ld, plan-header and triple.
+void buildHeliaToLLVMPipeline(OpPassManager &pm,
                               const HeliaMemoryPipelineOptions &options);
 
 /// Registers `helia-memory-pipeline` with the global pass registry.

@@ -10,6 +10,11 @@
 
 namespace mlir::helia {
 
+/// Name of the location helia-lower-copies gives the copies of hydrate and
+/// stream (a NameLoc around the original location), by which
+/// helia-assign-sections finds them after the conversion to LLVM.
+inline constexpr ::llvm::StringLiteral kPlanCopyLocName = "helia.copy";
+
 #define GEN_PASS_DECL
 #include "helia/Dialect/Helia/Transforms/Passes.h.inc"
 

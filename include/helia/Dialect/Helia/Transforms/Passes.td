@@ -182,6 +182,13 @@ def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
     space, so placement is carried by the arena globals and their names,
     and the module converts with `--finalize-memref-to-llvm`.
 
+    Before the erase it records, in the module attribute `helia.firmware`
+    (builtin attributes only), the platform and the memory of every arena
+    global, and asks for the C interface of the planned functions;
+    helia-assign-sections reads the record after the conversion to LLVM.
+    The copies carry the location name `helia.copy` so that it finds them
+    (docs/Firmware.md).
+
     ```mlir
     helia.stream %w, %slot : memref<64xf32, #helia.memory<"mram">>, memref<64xf32, #helia.memory<"dtcm">>
     // becomes
@@ -199,6 +206,9 @@ def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
     Option<"eraseMemorySpaces", "erase-memory-spaces", "bool",
            /*default=*/"true",
            "Rewrite #helia.memory memory spaces to the default memory space">,
+    Option<"platform", "platform", "std::string", /*default=*/"\"\"",
+           "Platform preset recorded for helia-assign-sections; overrides "
+           "the module's helia.platform">,
   ];
   let statistics = [
     Statistic<"numCopies", "copies", "Copies lowered">,
@@ -206,6 +216,82 @@ def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def HeliaExpandStridedCopies
+    : Pass<"helia-expand-strided-copies", "::mlir::ModuleOp"> {
+  let summary = "Rewrite memref.copy of non-contiguous memrefs as loops";
+  let description = [{
+    `--finalize-memref-to-llvm` lowers a `memref.copy` whose source or
+    target is not contiguous to a call of the `memrefCopy` runtime function,
+    which a firmware image does not have. This pass rewrites each such copy
+    as a `linalg.copy`, which `--convert-linalg-to-loops` turns into loops;
+    contiguous copies stay `memref.copy` (an `llvm.intr.memcpy`). Run it
+    before `--convert-linalg-to-loops`. See docs/Firmware.md.
+
+    ```mlir
+    memref.copy %a, %b : memref<2x2xf32, strided<[4, 1]>> to memref<2x2xf32>
+    // becomes
+    linalg.copy ins(%a : memref<2x2xf32, strided<[4, 1]>>) outs(%b : memref<2x2xf32>)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
+  let summary = "Place every arena global in its memory's section (LLVM)";
+  let description = [{
+    Runs on the LLVM dialect, after the upstream conversions of a module that
+    `helia-lower-copies` recorded (module attribute `helia.firmware`: the
+    prefix, the platform, and the memory of every arena global). Each arena
+    `llvm.mlir.global` gets a public name `<prefix>_arena_<memory>_<arena>`,
+    its memory's section (the platform's `section` of the memory, else
+    `.bss.helia.<memory>.<arena>` for writable arenas and
+    `.rodata.helia.<memory>.<arena>` for constant ones), the alignment of
+    the arena (at least the platform's), and constant arenas become
+    `externally_initialized` so that the optimizer neither folds their bytes
+    nor deletes the copies that read them. It adds the arena table
+    `<prefix>_arena_buffers` (address and size of every arena, by region
+    id), makes `<prefix>_hydrate_constants` weak, the hydrate and stream
+    copies volatile, and every function `nounwind`. With `ld=<path>` it
+    writes a linker-script fragment (one output section per memory, in the
+    board's MEMORY regions), with `header=<path>` a C header of the entry
+    points, the arena sizes and the table. See docs/Firmware.md.
+
+    ```mlir
+    llvm.mlir.global private @scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
+    // becomes
+    llvm.mlir.global external @model_arena_dtcm_scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64, section = ".bss.helia.dtcm.scratch_dtcm"} : !llvm.array<64 x i8>
+    ```
+  }];
+  let options = [
+    Option<"platform", "platform", "std::string", /*default=*/"\"\"",
+           "Platform preset; overrides the platform helia-lower-copies "
+           "recorded">,
+    Option<"ld", "ld", "std::string", /*default=*/"\"\"",
+           "Write the linker-script fragment to this path ('-': stdout)">,
+    Option<"ldMemory", "ld-memory", "bool", /*default=*/"true",
+           "Put the board's MEMORY block in the fragment (false: the "
+           "application's script has the regions, e.g. the vendor's)">,
+    Option<"header", "header", "std::string", /*default=*/"\"\"",
+           "Write the C header to this path ('-': stdout)">,
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "Target triple to set on the module (e.g. "
+           "thumbv8.1m.main-none-unknown-eabihf)">,
+    Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
+           "LLVM data layout string to set on the module">,
+  ];
+  let statistics = [
+    Statistic<"numArenas", "arenas", "Arena globals placed">,
+    Statistic<"numPlanCopies", "plan-copies",
+              "Hydrate and stream copies turned into calls of the hook">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
   ];
 }
 
