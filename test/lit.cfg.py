@@ -17,7 +17,7 @@ config.test_exec_root = os.path.join(config.helia_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%helia_src", config.helia_src_root))
 config.substitutions.append(("%bench", config.bench_dir))
-config.substitutions.append(("%helia_obj", config.helia_obj_root))
+config.substitutions.append(("%helia_build", config.helia_obj_root))
 # helia as a plugin of other MlirOptMain tools (lib/Plugin).
 config.substitutions.append(
     ("%helia_plugin", os.path.join(config.helia_obj_root, "lib", "HeliaPlugin.so")))

@@ -1,7 +1,7 @@
 /*===- runtime.c - what a helia image needs from a C library --------------===
  *
- * Semihosting output and exit, memcpy/memset (and their AEABI names), and
- * the print functions that `vector.print` lowers to, printing exactly what
+ * Semihosting output and exit, memcpy/memset (and their AEABI names), a
+ * bump allocator for host code in the image, and the print functions that `vector.print` lowers to, printing exactly what
  * MLIR's libmlir_c_runner_utils prints on the host (printf's "%g" for
  * floats, rounded from the exact decimal value of the binary number).
  *
@@ -82,6 +82,31 @@ void *memset(void *dst, int c, size_t n) {
     *d++ = (unsigned char)c;
   return dst;
 }
+
+/*--- malloc/free -----------------------------------------------------------*/
+
+/* Host code compiled into the image (an `helia.unplanned` harness) keeps a
+ * copy of each result of a planned call in a buffer of its own, and
+ * bufferization allocates those with malloc. A bump allocator over a small
+ * static heap serves them; free does nothing (a harness runs once). The
+ * model itself never allocates: its tensors live in the arenas. */
+#ifndef HELIA_HEAP_BYTES
+#define HELIA_HEAP_BYTES 4096
+#endif
+static unsigned char heap[HELIA_HEAP_BYTES] __attribute__((aligned(16)));
+static size_t heapUsed;
+
+void *malloc(size_t n) {
+  size_t start = (heapUsed + 15) & ~(size_t)15;
+  if (start > sizeof(heap) || n > sizeof(heap) - start) {
+    puts_("helia runtime: out of heap (raise HELIA_HEAP_BYTES)\n");
+    helia_exit(1);
+  }
+  heapUsed = start + n;
+  return heap + start;
+}
+
+void free(void *p) { (void)p; }
 
 void __aeabi_memcpy(void *d, const void *s, size_t n) { memcpy(d, s, n); }
 void __aeabi_memcpy4(void *d, const void *s, size_t n) { memcpy(d, s, n); }

@@ -93,7 +93,7 @@ module {
 
 // The arenas of a memory are summed without wrapping: 2^63 - 1 bytes beside
 // more arenas saturates instead of turning negative and fitting.
-// expected-error @+1 {{memory 'dtcm' holds 524288 bytes but its arenas take at least 9223372036854775807, at least 9223372036854251519 bytes too many}}
+// expected-error @+1 {{memory 'dtcm' holds 507904 bytes but its arenas take at least 9223372036854775807, at least 9223372036854267903 bytes too many}}
 module {
   helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 9223372036854775807, alignment = 16}
   helia.arena @stream_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
