@@ -17,7 +17,12 @@ The --no-* switches change the module after every random choice is made
 (the same seed draws the same numbers), so that a failing seed can be
 re-run without one feature to see whether that feature is the cause:
 
-  --no-late-prints  print every harness result right after its call
+  --no-stale-results  copy every harness result right after its call and
+                      use the copy after any later call (docs/Lowering.md:
+                      "A result stays valid until the next call of the
+                      model")
+  --copy-results      as --no-stale-results, and the next call reads the
+                      copies too (no call argument is another call's result)
   --no-rules        drop the helia.rules module attribute
   --no-limit        (with --options) drop memory-limit
   --global          (with --options) arena-mode=global
@@ -977,22 +982,36 @@ class Gen:
                 name, dense_literal(s, vals), tensor_type(s, "f32")))
             scope.values.append(Value("%" + name, s))
         # A call of f0 first, then calls of any planned function (the same
-        # one again, inner ones directly), fed with inputs or earlier results.
+        # one again, inner ones directly), fed with inputs or earlier results
+        # (also results of a call before the last one), and results printed
+        # right away or after later calls.
         ncalls = rng.randint(1, 2) if len(self.funcs) == 1 else rng.randint(2, 4)
         late = []
+        born = {}  # result name -> index of the call that made it
+        copies = {}  # result name -> its copy (with no_stale)
         self.prints = 0
+
+        def use(v, k):
+            # A result read after a later call: with no_stale, its copy;
+            # with copy_results, every use of a result reads its copy.
+            if v.name in born and (self.copy_results or (
+                    self.no_stale and born[v.name] < k)):
+                return copies[v.name]
+            return v
+
         for k in range(ncalls):
             g = self.funcs[0] if k == 0 else rng.choice(self.funcs)
             args = []
             for s, dt in g.args:
                 cands = [v for v in scope.values if v.shape == s and v.dt == dt]
-                results = [v for v in cands if v.name.startswith("%r")]
+                results = [v for v in cands if v.name in born]
                 if results and self.chance(0.6):
-                    args.append(rng.choice(results))
+                    args.append(use(rng.choice(results), k - 1))
                 elif cands:
-                    args.append(rng.choice(cands))
+                    args.append(use(rng.choice(cands), k - 1))
                 else:
-                    args.append(self.adapt(h, scope, 0, rng.choice(scope.values), s, dt))
+                    src = use(rng.choice(scope.values), k - 1)
+                    args.append(self.adapt(h, scope, 0, src, s, dt))
             name = self.fresh(h, "r")
             rtypes = [tensor_type(s, dt) for s, dt in g.results]
             res = ("%%%s:%d = " % (name, len(rtypes))) if len(rtypes) > 1 else ("%%%s = " % name)
@@ -1004,11 +1023,14 @@ class Gen:
                 n = "%%%s#%d" % (name, i) if len(rtypes) > 1 else "%" + name
                 v = Value(n, s, dt)
                 scope.values.append(v)
+                born[n] = k
+                if self.no_stale or self.copy_results:
+                    copies[n] = self.copy(h, v)
                 rs.append(v)
             for v in rs:
                 mode = rng.choice(["now", "now", "copy", "late"])
-                if mode == "late" and self.no_late:
-                    mode = "now"
+                if mode == "late" and self.no_stale:
+                    mode = "copy"
                 if mode == "now":
                     self.print_bits(h, self.to_bits(h, v))
                 elif mode == "copy":
@@ -1019,6 +1041,14 @@ class Gen:
             if v.dt != "i32":
                 v = self.to_bits(h, v)
             self.print_bits(h, v)
+
+    def copy(self, h, v):
+        e = self.fresh(h, "ce")
+        c = self.fresh(h, "copy")
+        self.emit(h, 0, "%%%s = tensor.empty() : %s" % (e, v.type))
+        self.emit(h, 0, "%%%s = linalg.copy ins(%s : %s) outs(%%%s : %s) -> %s" % (
+            c, v.name, v.type, e, v.type, v.type))
+        return Value("%" + c, v.shape, v.dt)
 
     def to_bits(self, h, v):
         """The bit pattern of every element, as i32 (a copy)."""
@@ -1141,9 +1171,10 @@ class Gen:
         return lines
 
 
-def generate(seed, no_late=False):
+def generate(seed, no_stale=False, copy_results=False):
     g = Gen(seed)
-    g.no_late = no_late
+    g.no_stale = no_stale
+    g.copy_results = copy_results
     g.generate()
     return g
 
@@ -1153,12 +1184,13 @@ def main():
     p.add_argument("seed", type=int)
     p.add_argument("--options", action="store_true",
                    help="print the pipeline options this seed chooses")
-    p.add_argument("--no-late-prints", action="store_true")
+    p.add_argument("--no-stale-results", action="store_true")
+    p.add_argument("--copy-results", action="store_true")
     p.add_argument("--no-rules", action="store_true")
     p.add_argument("--no-limit", action="store_true")
     p.add_argument("--global", dest="force_global", action="store_true")
     a = p.parse_args()
-    g = generate(a.seed, no_late=a.no_late_prints)
+    g = generate(a.seed, no_stale=a.no_stale_results, copy_results=a.copy_results)
     if a.options:
         print(" ".join(options_of(g, a.no_limit, a.force_global)))
     else:

@@ -65,7 +65,8 @@ class Tools:
         self.helia_opt = args.helia_opt
         self.runner = args.mlir_runner
         self.libs = args.shared_libs
-        self.no_late = args.no_late_prints
+        self.no_stale = args.no_stale_results
+        self.plain_only = getattr(args, "plain_only", False)
 
     def planned_pipeline(self, opts):
         return "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true %s})" % (
@@ -131,26 +132,34 @@ def execute_plain(tools, module):
     return None, 0, ADDR.sub(b"base@ = ADDR", out2), err
 
 
-def check(tools, seed, no_late=None, no_rules=False, no_limit=False,
-          force_global=False):
-    """Classifies one seed: (class, detail, module text, options)."""
-    if no_late is None:
-        no_late = tools.no_late
-    g = gen.generate(seed, no_late=no_late)
-    module = g.module_text(no_rules=no_rules)
-    opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
+def compare(tools, module, opts):
+    """Classifies one module: (class, detail, plain output, planned output)."""
     data = module.encode()
     stage, rc, plain, err = execute_plain(tools, data)
     if stage:
-        return "invalid", "%s: %s" % (stage, first_error(err)), module, opts
+        return "invalid", "%s: %s" % (stage, first_error(err)), plain, b""
+    if tools.plain_only:
+        return "same", "", plain, plain
     stage, rc, planned, err = execute(tools, data, tools.planned_pipeline(opts), "")
     if stage:
         if crashed(rc, err):
-            return "crashed", "%s: %s" % (stage, first_error(err) if rc != "timeout" else err), module, opts
-        return "rejected", "%s: %s" % (stage, first_error(err)), module, opts
+            return "crashed", "%s: %s" % (stage, first_error(err) if rc != "timeout" else err), plain, planned
+        return "rejected", "%s: %s" % (stage, first_error(err)), plain, planned
     if planned != plain:
-        return "DIFFERENT", first_diff(plain, planned), module, opts
-    return "same", "", module, opts
+        return "DIFFERENT", first_diff(plain, planned), plain, planned
+    return "same", "", plain, planned
+
+
+def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
+          force_global=False, copy_results=False):
+    """Classifies one seed: (class, detail, module text, options)."""
+    if no_stale is None:
+        no_stale = tools.no_stale
+    g = gen.generate(seed, no_stale=no_stale, copy_results=copy_results)
+    module = g.module_text(no_rules=no_rules)
+    opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
+    cls, detail, _, _ = compare(tools, module, opts)
+    return cls, detail, module, opts
 
 
 def first_diff(a, b):
@@ -164,7 +173,8 @@ def first_diff(a, b):
 # Switches that remove one feature of a seed without changing the rest;
 # --triage re-runs a failing seed with each to find what it depends on.
 TRIAGE = [
-    ("no-late-prints", dict(no_late=True)),
+    ("no-stale-results", dict(no_stale=True)),
+    ("copy-results", dict(copy_results=True)),
     ("no-rules", dict(no_rules=True)),
     ("no-limit", dict(no_limit=True)),
     ("global", dict(force_global=True)),
@@ -197,7 +207,8 @@ def repro(tools, path, opts, keep):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--start", type=int, default=0, help="first seed")
+    p.add_argument("--start", default="0",
+                   help="first seed, or 'auto' for one taken from the clock")
     p.add_argument("--count", type=int, default=None, help="number of seeds")
     p.add_argument("--seeds", default=None, help="comma-separated seeds")
     p.add_argument("--seconds", type=float, default=None,
@@ -210,14 +221,32 @@ def main():
                    "/usr/lib/llvm-22/bin/mlir-runner")
     p.add_argument("--shared-libs", default="/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
                    "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so")
-    p.add_argument("--no-late-prints", action="store_true",
-                   help="print every harness result right after its call "
-                   "(never after a later call of the model)")
+    p.add_argument("--no-stale-results", action="store_true",
+                   help="harnesses copy every result before the next call "
+                   "and use the copy after it (gen.py --no-stale-results)")
+    p.add_argument("--plain-only", action="store_true",
+                   help="only check that the programs run plain (the generator)")
     p.add_argument("--triage", action="store_true",
                    help="re-run failing seeds without each feature")
     p.add_argument("-v", "--verbose", action="store_true", help="a line per seed")
+    p.add_argument("--module", default=None,
+                   help="run this module (e.g. a reduced one) instead of seeds, "
+                   "with --options; prints both outputs")
+    p.add_argument("--options", default="",
+                   help="helia-memory-pipeline options for --module")
     args = p.parse_args()
     tools = Tools(args)
+    if args.module:
+        with open(args.module) as fh:
+            cls, detail, plain, planned = compare(tools, fh.read(), args.options.split())
+        print("%s %s" % (cls, detail))
+        if cls != "same":
+            sys.stdout.write("--- plain\n" + plain.decode(errors="replace"))
+            sys.stdout.write("--- planned\n" + planned.decode(errors="replace"))
+        return 0 if cls == "same" else 1
+    if args.start == "auto":
+        args.start = int(time.time()) % 1000000 * 1000
+    args.start = int(args.start)
 
     if args.seeds:
         seeds = [int(s) for s in args.seeds.split(",") if s]
@@ -284,7 +313,8 @@ def main():
         seed, cls, detail, path, opts = failing[0]
         print("modules of the failing seeds: %s" % keep)
         print("reproduce seed %d (planned, then plain):" % seed)
-        print("  python3 %s --seeds %d -v" % (shlex.quote(os.path.abspath(__file__)), seed))
+        print("  python3 %s --helia-opt %s --seeds %d -v" % (
+            shlex.quote(os.path.abspath(__file__)), shlex.quote(tools.helia_opt), seed))
         for line in repro(tools, path, opts, keep).splitlines():
             print("  " + line)
     elif not args.keep:
