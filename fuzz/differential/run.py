@@ -106,14 +106,18 @@ def crashed(rc, err):
 def execute(tools, module, pipeline, prefix):
     """Runs one module through `pipeline`, the LLVM lowering and the runner.
     Returns (stage, rc, stdout, stderr); stage is None on success."""
-    rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + pipeline], module)
+    # Planning and the LLVM lowering in one invocation; on failure, again
+    # in two, to say which step failed.
+    both = pipeline[:-1] + ", " + ", ".join(LLVM_PASSES) + ")"
+    rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + both], module)
     if rc != 0:
-        return prefix + "helia-opt", rc, out, err
-    # Split from the planning step so that a failure says which one.
-    rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=builtin.module(%s)" %
-                        ", ".join(LLVM_PASSES)], out)
-    if rc != 0:
-        return prefix + "to-llvm", rc, out, err
+        rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + pipeline], module)
+        if rc != 0:
+            return prefix + "helia-opt", rc, out, err
+        rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=builtin.module(%s)" %
+                            ", ".join(LLVM_PASSES)], out)
+        if rc != 0:
+            return prefix + "to-llvm", rc, out, err
     rc, out2, err = run(tools.run_cmd(), out)
     if rc != 0:
         return prefix + "mlir-runner", rc, out2, err
