@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Random, valid TOSA and linalg modules for the differential fuzzer.
 
-usage: gen.py SEED [--options] [--no-late-prints] [--no-rules] ...
+usage: gen.py SEED [--options] [--no-stale-results] [--copy-results]
+              [--no-rules] [--no-limit] [--global]
 
 Prints one module on stdout; the same seed always gives the same module.
 With --options, prints instead the helia-memory-pipeline options that the
@@ -23,9 +24,9 @@ re-run without one feature to see whether that feature is the cause:
                       model")
   --copy-results      as --no-stale-results, and the next call reads the
                       copies too (no call argument is another call's result)
-  --no-rules        drop the helia.rules module attribute
-  --no-limit        (with --options) drop memory-limit
-  --global          (with --options) arena-mode=global
+  --no-rules          drop the helia.rules module attribute
+  --no-limit          (with --options) drop memory-limit
+  --global            (with --options) arena-mode=global
 """
 
 import argparse
@@ -33,7 +34,6 @@ import random
 import sys
 
 FLOAT_TYPES = ("f32", "f16")
-INT_TYPES = ("i8", "i16", "i32")
 ELEM_BYTES = {"f32": 4, "f16": 2, "i8": 1, "i16": 2, "i32": 4, "i1": 1}
 
 # Keep programs small: 100 of them run twice in under a minute.
@@ -132,7 +132,6 @@ class Gen:
         self.seed = seed
         self.rng = random.Random(seed)
         self.funcs = []
-        self.ranks_used = set([1, 2, 3, 4])
 
     # ------------------------------------------------------------ helpers
     def chance(self, p):
@@ -989,7 +988,6 @@ class Gen:
         late = []
         born = {}  # result name -> index of the call that made it
         copies = {}  # result name -> its copy (with no_stale)
-        self.prints = 0
 
         def use(v, k):
             # A result read after a later call: with no_stale, its copy;
@@ -1075,7 +1073,6 @@ class Gen:
         u = self.fresh(h, "u")
         self.emit(h, 0, "%%%s = tensor.cast %s : %s to tensor<*xi32>" % (u, v.name, v.type))
         self.emit(h, 0, "call @printMemrefI32(%%%s) : (tensor<*xi32>) -> ()" % u)
-        self.prints += 1
 
     # ------------------------------------------------------------ rules, options
     def gen_config(self):
@@ -1130,7 +1127,7 @@ class Gen:
 
     def module_text(self, no_rules=False):
         out = []
-        for r in sorted(self.ranks()):
+        for r in (1, 2, 3, 4):
             out.append("#id%d = affine_map<(%s) -> (%s)>" % (
                 r, ", ".join("d%d" % i for i in range(r)), ", ".join("d%d" % i for i in range(r))))
         attrs = ['helia.platform = "apollo510_evb"']
@@ -1157,9 +1154,6 @@ class Gen:
         out.append("  }")
         out.append("}")
         return "\n".join(out) + "\n"
-
-    def ranks(self):
-        return {1, 2, 3, 4}
 
     def prologue(self, f):
         lines = []

@@ -59,9 +59,14 @@ def result_types(last_line):
 
 
 class Stmt:
-    def __init__(self, start, end, results, types):
+    def __init__(self, start, end, indent, results, types):
         self.start, self.end = start, end  # lines [start, end)
+        self.indent = indent
         self.results, self.types = results, types
+
+
+def indent_of(line):
+    return len(line) - len(line.lstrip())
 
 
 def functions(lines):
@@ -87,14 +92,22 @@ def functions(lines):
     return out
 
 
+TERMINATORS = ('"func.return"', '"scf.yield"', '"linalg.yield"', '"tensor.yield"')
+
+
 def statements(lines, begin, end):
+    """Every op of a function body, nested ones included (generic form: a
+    region's block label is at its op's indent, its ops two deeper)."""
     out = []
     i = begin
     while i < end:
+        d = indent_of(lines[i])
+        if lines[i].lstrip().startswith(("^", "}")):
+            i += 1
+            continue
         j = i + 1
-        while j < end and (len(lines[j]) - len(lines[j].lstrip()) > 4 or
-                           lines[j].startswith("    }") or
-                           lines[j].startswith("    ^")):
+        while j < end and (indent_of(lines[j]) > d or (
+                indent_of(lines[j]) == d and lines[j].lstrip().startswith(("}", "^")))):
             j += 1
         m = HEADER.match(lines[i])
         results, types = [], []
@@ -105,9 +118,14 @@ def statements(lines, begin, end):
             types = result_types(lines[j - 1])
             if len(types) != len(results):
                 types = [None] * len(results)
-        out.append(Stmt(i, j, results, types))
-        i = j
+        out.append(Stmt(i, j, d, results, types))
+        i += 1  # also the ops nested in this one
     return out
+
+
+def visible(lines, k, dk, s):
+    """Is a value defined on line k at indent dk visible on line s?"""
+    return all(indent_of(lines[i]) >= dk for i in range(k + 1, s))
 
 
 def use_pattern(name):
@@ -156,10 +174,18 @@ class Reducer:
         harness = self.no_stale and fn[0] == "main"
         if harness and '"linalg.copy"' in lines[st.start]:
             return None
-        avail = list(fn[3])  # (name, type) defined before st
+        avail = list(fn[3])  # (name, type) visible at st
+        for k in range(fn[1], st.start):
+            line = lines[k]
+            label = line.lstrip().startswith("^")
+            if label and indent_of(line) + 2 <= st.indent and visible(
+                    lines, k, indent_of(line) + 2, st.start):
+                avail.extend(ARG.findall(line))
         for s in stmts:
             if s.start >= st.start:
                 break
+            if s.indent > st.indent or not visible(lines, s.start, s.indent, st.start):
+                continue
             # Never a tensor.empty: reading it would print garbage.
             if '"tensor.empty"' in lines[s.start]:
                 continue
@@ -171,6 +197,8 @@ class Reducer:
         for r, t in zip(st.results, st.types):
             if not use_pattern(r).search(rest):
                 continue
+            if t == "index":
+                return None  # a loop bound or step: could make it infinite
             cands = [a for a, at in avail if at == t and t is not None]
             if not cands:
                 return None
@@ -198,7 +226,7 @@ class Reducer:
             k = len(stmts) - 1
             while k >= 0:
                 st = stmts[k]
-                if '"func.return"' not in lines[st.start]:
+                if not any(t in lines[st.start] for t in TERMINATORS):
                     cand = self.try_delete(lines, fn, st, stmts)
                     if cand is not None and self.fails(cand):
                         self.text = cand
@@ -266,6 +294,7 @@ class Reducer:
 
 
 def main():
+    run.TIMEOUT = 20
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("module", nargs="?")
     p.add_argument("--seed", type=int, default=None)
