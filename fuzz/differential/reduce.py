@@ -123,6 +123,19 @@ def statements(lines, begin, end):
     return out
 
 
+def in_scf_or_function(lines, fn, st):
+    """Is st directly in a function body or in an scf region? (The scalar
+    body of a linalg op is left alone: its init block argument may be
+    uninitialized.)"""
+    if st.indent == 4:
+        return True
+    for i in range(st.start - 1, fn[1] - 1, -1):
+        line = lines[i]
+        if indent_of(line) == st.indent - 2 and not line.lstrip().startswith(("^", "}")):
+            return '"scf.' in line
+    return False
+
+
 def visible(lines, k, dk, s):
     """Is a value defined on line k at indent dk visible on line s?"""
     return all(indent_of(lines[i]) >= dk for i in range(k + 1, s))
@@ -144,6 +157,7 @@ class Reducer:
         self.text = self.generic(text)
         cls, detail, _, _ = run.compare(tools, self.text, self.opts)
         self.want = (cls, self.key(cls, detail))
+        self.detail = "%s %s" % (cls, detail)
         if cls in ("same", "invalid"):
             raise SystemExit("the module does not fail (%s %s)" % (cls, detail))
 
@@ -226,7 +240,8 @@ class Reducer:
             k = len(stmts) - 1
             while k >= 0:
                 st = stmts[k]
-                if not any(t in lines[st.start] for t in TERMINATORS):
+                if not any(t in lines[st.start] for t in TERMINATORS) and \
+                        in_scf_or_function(lines, fn, st):
                     cand = self.try_delete(lines, fn, st, stmts)
                     if cand is not None and self.fails(cand):
                         self.text = cand
@@ -307,20 +322,27 @@ def main():
     p.add_argument("--no-stale-results", action="store_true",
                    help="with --seed: the module of gen.py --no-stale-results, "
                    "and keep the harness free of reads of stale results")
+    p.add_argument("--copy-results", action="store_true",
+                   help="with --seed: the module of gen.py --copy-results, "
+                   "kept free of call arguments that are call results")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     tools = run.Tools(a)
     if a.seed is not None:
-        g = gen.generate(a.seed, no_stale=a.no_stale_results)
+        g = gen.generate(a.seed, no_stale=a.no_stale_results,
+                         copy_results=a.copy_results)
         text, opts = g.module_text(), gen.options_of(g)
     else:
         with open(a.module) as fh:
             text = fh.read()
         opts = a.options.split()
-    r = Reducer(tools, text, opts, a.verbose, no_stale=a.no_stale_results)
+    r = Reducer(tools, text, opts, a.verbose,
+                no_stale=a.no_stale_results or a.copy_results)
     r.reduce()
-    out = "// %s %s\n// helia-memory-pipeline options: %s\n%s" % (
-        r.want[0], r.want[1], " ".join(r.opts) or "(none)", r.pretty())
+    origin = "seed %d" % a.seed if a.seed is not None else a.module
+    out = "// %s  [reduced from %s by fuzz/differential/reduce.py]\n" \
+          "// helia-memory-pipeline options: %s\n%s" % (
+              r.detail, origin, " ".join(r.opts) or "(none)", r.pretty())
     if a.output == "-":
         sys.stdout.write(out)
     else:
