@@ -1169,7 +1169,7 @@ class Gen:
 
 def generate(seed, no_stale=False, copy_results=False):
     g = Gen(seed)
-    g.no_stale = no_stale
+    g.no_stale = no_stale or copy_results
     g.copy_results = copy_results
     g.generate()
     return g
