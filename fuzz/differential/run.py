@@ -21,7 +21,9 @@ printMemrefI32 prints are masked). Each seed is one of:
   DIFFERENT  planned output differs from plain: a wrong plan
   rejected   helia (or the lowering of its output) fails with an error
   crashed    helia or the planned program crashed, or timed out
-  invalid    the plain program fails: a generator bug
+  invalid    the plain program fails, or (checked when the outputs differ)
+             prints otherwise with the heap filled by MALLOC_PERTURB_: a
+             generator bug
 
 Exit status 0 when every seed is `same`. The modules of the failing seeds
 stay in the --keep directory (default: a fresh temporary directory), with
@@ -82,10 +84,11 @@ class Tools:
                 "-shared-libs=" + self.libs]
 
 
-def run(cmd, stdin=None):
+def run(cmd, stdin=None, env=None):
     """(returncode or 'timeout', stdout bytes, stderr text)."""
     try:
-        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT)
+        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT,
+                           env=env)
     except subprocess.TimeoutExpired:
         return "timeout", b"", "timed out after %d s" % TIMEOUT
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
@@ -124,13 +127,15 @@ def execute(tools, module, pipeline, prefix):
     return None, 0, ADDR.sub(b"base@ = ADDR", out2), err
 
 
-def execute_plain(tools, module):
-    """The reference run, with the LLVM lowering in the same invocation."""
+def execute_plain(tools, module, perturb=None):
+    """The reference run, with the LLVM lowering in the same invocation.
+    With perturb, glibc fills fresh and freed heap memory with that byte."""
     pipeline = tools.plain_pipeline()[:-1] + ", " + ", ".join(LLVM_PASSES) + ")"
     rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + pipeline], module)
     if rc != 0:
         return "plain helia-opt", rc, out, err
-    rc, out2, err = run(tools.run_cmd(), out)
+    env = dict(os.environ, MALLOC_PERTURB_=str(perturb)) if perturb else None
+    rc, out2, err = run(tools.run_cmd(), out, env)
     if rc != 0:
         return "plain mlir-runner", rc, out2, err
     return None, 0, ADDR.sub(b"base@ = ADDR", out2), err
@@ -150,6 +155,12 @@ def compare(tools, module, opts):
             return "crashed", "%s: %s" % (stage, first_error(err) if rc != "timeout" else err), plain, planned
         return "rejected", "%s: %s" % (stage, first_error(err)), plain, planned
     if planned != plain:
+        # A program that reads memory it never wrote would differ anyway:
+        # the plain run must print the same with the heap filled otherwise.
+        stage, rc, again, err = execute_plain(tools, data, perturb=170)
+        if stage or again != plain:
+            return "invalid", "the plain program reads uninitialized memory " \
+                "(its output changes with MALLOC_PERTURB_)", plain, planned
         return "DIFFERENT", first_diff(plain, planned), plain, planned
     return "same", "", plain, planned
 
