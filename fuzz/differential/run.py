@@ -2,8 +2,10 @@
 """Differential execution fuzzer: every generated program runs planned and
 plain, and must print the same bits.
 
-usage: run.py [--start S] [--count N | --seconds T] [-j 2] [--keep DIR]
-              [--helia-opt PATH] [--mlir-runner PATH] [--triage]
+usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
+              [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
+              [--triage] [--no-stale-results] [--plain-only] [-v]
+       run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
 helia-memory-pipeline options); the module then runs
