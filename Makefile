@@ -69,7 +69,7 @@ SANITIZER_ENV := \
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:allow_user_poisoning=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: deps-sanitize check-sanitize fuzz
+.PHONY: deps-sanitize check-sanitize fuzz fuzz-diff
 
 deps-sanitize: deps
 	@scripts/install-deps.sh libclang-rt-22-dev
@@ -89,6 +89,24 @@ $(FUZZ_BUILD_DIR)/build.ninja: | deps-sanitize
 fuzz: $(FUZZ_BUILD_DIR)/build.ninja
 	ninja -C $(FUZZ_BUILD_DIR) -j$(JOBS) helia-fuzzers
 	fuzz/run.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory fuzz-diff
+
+# The differential execution fuzzer (fuzz/differential): generated programs
+# run planned and plain on the Release build and must print the same bits.
+# FUZZ_SEEDS programs from seed FUZZ_SEED_START, or, when FUZZ_SEEDS is
+# empty, consecutive seeds for FUZZ_SECONDS seconds (from a seed taken from
+# the clock unless FUZZ_SEED_START is set). Failing modules are kept in
+# FUZZ_DIFF_DIR.
+FUZZ_SEEDS ?=
+FUZZ_SEED_START ?= auto
+FUZZ_DIFF_DIR ?= $(BUILD_DIR)/fuzz-diff
+fuzz-diff: build
+	rm -rf $(FUZZ_DIFF_DIR)
+	python3 fuzz/differential/run.py --helia-opt $(HELIA_OPT) \
+	  --mlir-runner $(LLVM_PREFIX)/bin/mlir-runner \
+	  --shared-libs $(LLVM_PREFIX)/lib/libmlir_runner_utils.so,$(LLVM_PREFIX)/lib/libmlir_c_runner_utils.so \
+	  -j $(JOBS) --start $(FUZZ_SEED_START) --triage --keep $(FUZZ_DIFF_DIR) \
+	  $(if $(FUZZ_SEEDS),--count $(FUZZ_SEEDS),--seconds $(FUZZ_SECONDS))
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

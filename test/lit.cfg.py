@@ -38,6 +38,10 @@ tool_dirs = [config.helia_tools_dir, config.llvm_tools_dir]
 tools = ["helia-opt", "helia-plan", "mlir-runner", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# Execution tests JIT-run lowered modules (test/Fuzz, test/Integration).
+if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
+    config.available_features.add("mlir-runner")
+
 if os.path.isdir(config.bench_dir):
     config.available_features.add("bench")
 if os.path.isdir(os.path.join(config.bench_dir, "frontend")):
