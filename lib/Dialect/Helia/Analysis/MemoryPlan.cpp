@@ -32,9 +32,15 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
                            static_cast<int64_t>(arena.getAlignment()),
                            arena.isStaged(), arena.getStream()});
   }
+  auto limits = module->getAttrOfType<DictionaryAttr>(
+      HeliaDialect::getMemoryLimitsAttrName());
   for (MemoryDescAttr memory : platform->getMemoryList()) {
-    plan.memories.push_back({memory.getName().str(),
-                             static_cast<int64_t>(memory.getUsableSize()),
+    auto physical = static_cast<int64_t>(memory.getUsableSize());
+    int64_t capacity = physical;
+    if (limits)
+      if (auto limit = limits.getAs<IntegerAttr>(memory.getName()))
+        capacity = limit.getInt();
+    plan.memories.push_back({memory.getName().str(), capacity, physical,
                              getArenaBytesIn(module, memory.getName())});
   }
 
@@ -149,6 +155,8 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
         json.object([&] {
           json.attribute("name", m.name);
           json.attribute("capacity", m.capacity);
+          if (m.physical != m.capacity)
+            json.attribute("physical_capacity", m.physical);
           json.attribute("used", m.used);
           json.attribute("free", m.capacity - m.used);
         });

@@ -40,11 +40,16 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   os << "Memories\n";
   os << llvm::format("  %-10s %14s %14s %14s %6s\n", "memory", "capacity",
                      "used", "free", "used%");
-  for (const PlanMemory &m : memories)
-    os << llvm::format("  %-10s %14lld %14lld %14lld %5.1f%%\n",
+  for (const PlanMemory &m : memories) {
+    os << llvm::format("  %-10s %14lld %14lld %14lld %5.1f%%",
                        m.name.c_str(), (long long)m.capacity,
                        (long long)m.used, (long long)(m.capacity - m.used),
                        m.capacity ? 100.0 * m.used / m.capacity : 0.0);
+    // The plan obeyed a memory-limit: say so, with the physical size.
+    if (m.physical != m.capacity)
+      os << "  (memory-limit; physical " << m.physical << ")";
+    os << "\n";
+  }
 
   os << "\nArenas\n";
   os << llvm::format("  %-28s %-10s %-8s %-8s %14s  %s\n", "arena", "role",

@@ -371,6 +371,19 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError("'") << name << "' must be an array of #helia.rule";
     return success();
   }
+  if (name == getMemoryLimitsAttrName()) {
+    auto limits = dyn_cast<DictionaryAttr>(value);
+    if (!isa<ModuleOp>(op) || !limits ||
+        !llvm::all_of(limits, [](NamedAttribute entry) {
+          auto bytes = dyn_cast<IntegerAttr>(entry.getValue());
+          return bytes && !bytes.getValue().isNegative();
+        }))
+      return op->emitOpError("'")
+             << name
+             << "' must be a dictionary of memory names to byte counts on a "
+                "builtin.module";
+    return success();
+  }
   if (name == getAttributesAttrName()) {
     if (!isa<TensorAttributesAttr>(value))
       return op->emitOpError("'") << name << "' must be a #helia.attributes";

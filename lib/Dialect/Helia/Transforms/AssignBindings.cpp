@@ -258,6 +258,31 @@ LogicalResult HeliaAssignBindings::parseLimits() {
   if (failed(capacities))
     return failure();
   capacity = std::move(*capacities);
+  // The plan records the capacities it was made for, so that its report and
+  // JSON show them; a limit above the memory's size only measures packing.
+  ModuleOp module = getOperation();
+  SmallVector<NamedAttribute> limits;
+  for (MemoryDescAttr memory : platformAttr.getMemoryList()) {
+    int64_t planned = capacity.lookup(memory.getName());
+    int64_t physical = static_cast<int64_t>(memory.getUsableSize());
+    if (planned == physical)
+      continue;
+    limits.push_back(NamedAttribute(
+        memory.getName(),
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), planned)));
+    if (planned > physical)
+      emitWarning(module.getLoc())
+          << "memory-limit gives '" << memory.getName() << "' " << planned
+          << " bytes, more than the " << physical << " it has on platform '"
+          << platformAttr.getName()
+          << "'; the plan may not fit the device (use such a limit only to "
+             "measure packing)";
+  }
+  if (limits.empty())
+    module->removeAttr(HeliaDialect::getMemoryLimitsAttrName());
+  else
+    module->setAttr(HeliaDialect::getMemoryLimitsAttrName(),
+                    DictionaryAttr::get(&getContext(), limits));
   return success();
 }
 

@@ -21,7 +21,12 @@ namespace mlir::helia {
 
 struct PlanMemory {
   std::string name;
+  /// The capacity the plan was made for: the memory-limit it obeyed, else
+  /// the memory's usable size.
   int64_t capacity = 0;
+  /// The memory's usable size on the platform (its size less reserved
+  /// bytes).
+  int64_t physical = 0;
   /// Bytes of the arenas in this memory (source blobs of staged arenas
   /// included).
   int64_t used = 0;

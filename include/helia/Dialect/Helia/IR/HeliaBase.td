@@ -81,6 +81,12 @@ def Helia_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBindingAttrName() {
       return ::llvm::StringLiteral("helia.binding");
     }
+    /// Module attribute written by helia-assign-bindings: a dictionary of
+    /// memory name to the capacity in bytes the plan was made for, for each
+    /// memory a `memory-limit` set (the platform gives the others).
+    static constexpr ::llvm::StringLiteral getMemoryLimitsAttrName() {
+      return ::llvm::StringLiteral("helia.memory_limits");
+    }
     /// Module attribute, a dictionary of builtin attributes that carries
     /// what helia-assign-sections needs through the conversion to LLVM:
     /// `prefix` (set by helia-lower-to-memref), `platform` and `arenas`
