@@ -36,6 +36,7 @@ void mlir::helia::buildHeliaMemoryPipeline(
   verify.platform = options.platform;
   verify.memoryLimits.assign(options.memoryLimits.begin(),
                              options.memoryLimits.end());
+  verify.prefix = options.prefix;
   pm.addPass(createHeliaVerifyPlan(verify));
 
   if (!options.planJson.empty() || !options.planReport.empty() ||

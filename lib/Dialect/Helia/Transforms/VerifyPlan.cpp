@@ -12,7 +12,9 @@
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::helia {
 #define GEN_PASS_DEF_HELIAVERIFYPLAN
@@ -39,6 +41,65 @@ struct HeliaVerifyPlan
 };
 
 } // namespace
+
+/// True if a call of `hydrate` runs before `op` in its function: in an op
+/// before it in its block, or before one of its ancestors in theirs.
+static bool isHydratedBefore(Operation *op, StringRef hydrate) {
+  auto callsHydrate = [&](Operation *candidate) {
+    return candidate
+        ->walk([&](CallOpInterface call) {
+          auto callee = dyn_cast_if_present<SymbolRefAttr>(
+              call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+          return callee && callee.getLeafReference() == hydrate
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation *at = op; at && !isa<FunctionOpInterface>(at);
+       at = at->getParentOp())
+    for (Operation *before = at->getPrevNode(); before;
+         before = before->getPrevNode())
+      if (callsHydrate(before))
+        return true;
+  return false;
+}
+
+/// Host code that runs a plan with staged constants before hydrating them
+/// would compute with uninitialised weights: warn at the call.
+static void warnMissingHydrate(ModuleOp module, StringRef prefixOption) {
+  if (llvm::none_of(module.getOps<ArenaOp>(),
+                    [](ArenaOp arena) { return arena.isStaged(); }))
+    return;
+  llvm::StringSet<> planned;
+  std::string prefix = prefixOption.str();
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isPlannedFunction(func)) {
+      planned.insert(func.getName());
+      if (prefix.empty())
+        prefix = func.getName().str();
+    }
+  std::string hydrate = prefix + "_hydrate_constants";
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (isPlannedFunction(func) || func.getName() == hydrate)
+      continue;
+    func.walk([&](CallOpInterface call) {
+      auto callee = dyn_cast_if_present<SymbolRefAttr>(
+          call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+      if (!callee || !planned.contains(callee.getLeafReference()) ||
+          isHydratedBefore(call, hydrate))
+        return WalkResult::advance();
+      call->emitWarning("@")
+          << func.getName() << " runs @" << callee.getLeafReference().getValue()
+          << ", whose plan has staged constants, without calling @" << hydrate
+          << " first: the model would read uninitialised weights; call @"
+          << hydrate << " once before the first run (declare it, or define "
+          << "it as a stub that only returns; the lowering defines it)";
+      // One warning per host function is enough.
+      return WalkResult::interrupt();
+    });
+  }
+}
 
 void HeliaVerifyPlan::runOnOperation() {
   ModuleOp module = getOperation();
@@ -181,6 +242,8 @@ void HeliaVerifyPlan::runOnOperation() {
     }
     return signalPassFailure();
   }
+
+  warnMissingHydrate(module, prefix);
 
   // Across calls, independently of the timeline above: replay the module
   // and check that every read finds its tensor's bytes intact.

@@ -80,6 +80,11 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
     hydration) and checks that every read of a tensor finds the bytes its
     buffer wrote (docs/Design.md, "Time across calls"). `replay-only` runs
     that check alone.
+
+    A plan with staged constants needs `<prefix>_hydrate_constants` called
+    once before the model runs: host code in the module (an
+    `helia.unplanned` function) that calls a planned function with no call
+    of the hydrate function before it draws a warning.
   }];
   let options = [
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
@@ -88,6 +93,9 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
                "Byte limit of a memory, as name=bytes (repeatable)">,
     Option<"replayOnly", "replay-only", "bool", /*default=*/"false",
            "Only replay the module's execution (no module timeline)">,
+    Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
+           "Prefix of <prefix>_hydrate_constants (default: the first "
+           "planned function's name, as helia-lower-to-memref)">,
   ];
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
