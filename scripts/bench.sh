@@ -12,3 +12,6 @@ python3 "$root/bench/packer/run.py" --bench "$bench" --tool "$build/bin/helia-pl
 echo
 echo "== Firmware: image sections and the QEMU run (bench/firmware.py)"
 python3 "$root/bench/firmware.py" "$build"
+echo
+echo "== Frontend networks: planned vs plain, bit for bit (bench/frontend/run.py)"
+python3 "$root/bench/frontend/run.py" --build "$build" --frontend "$bench/frontend"

@@ -115,7 +115,9 @@ def harness(text):
 def run(cmd, stdin=None, timeout=600):
     p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
     if p.returncode != 0:
-        raise RuntimeError(" ".join(cmd[:3]) + ": " + p.stderr.decode(errors="replace")[-2000:])
+        err = p.stderr.decode(errors="replace")
+        first = next((l for l in err.splitlines() if "error" in l), err.strip()[:300])
+        raise RuntimeError(os.path.basename(cmd[0]) + ": " + first.strip())
     return p.stdout
 
 
