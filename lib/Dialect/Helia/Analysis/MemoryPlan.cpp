@@ -1,6 +1,9 @@
 //===- MemoryPlan.cpp - the memory plan of a bound module -----------------===//
 
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "llvm/ADT/DenseSet.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
@@ -13,6 +16,32 @@
 
 using namespace mlir;
 using namespace mlir::helia;
+
+/// The values of `func`'s body computed from constants alone: results of
+/// ConstantLike ops, and of side-effect-free ops (regions included) whose
+/// operands all are such values (`tensor.empty` has none).
+static llvm::DenseSet<Value> getConstantDerivedValues(FunctionOpInterface func) {
+  llvm::DenseSet<Value> derived;
+  if (func.isExternal())
+    return derived;
+  for (Operation &op : func.getFunctionBody().front()) {
+    if (op.getNumResults() == 0)
+      continue;
+    bool fromConstants = op.hasTrait<OpTrait::ConstantLike>();
+    if (!fromConstants && isMemoryEffectFree(&op)) {
+      fromConstants = true;
+      op.walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!op.isAncestor(operand.getParentBlock()->getParentOp()) &&
+              !derived.contains(operand))
+            fromConstants = false;
+      });
+    }
+    if (fromConstants)
+      derived.insert(op.result_begin(), op.result_end());
+  }
+  return derived;
+}
 
 FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
                                         StringRef platformOverride) {
@@ -51,9 +80,20 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
     FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
     if (failed(analysis))
       return failure();
+    llvm::DenseSet<Value> fromConstants = getConstantDerivedValues(func);
     plan.functions.push_back(func.getName().str());
     for (const BufferInfo &buffer : analysis->getBuffers()) {
       unsigned bufferId = numBuffers++;
+      // A scratch buffer whose every value is computed from constants (an
+      // empty tensor filled from a weight, say), once it holds data.
+      bool constantOnly = buffer.kind == TensorKind::Scratch;
+      bool computed = false;
+      for (unsigned member : buffer.members) {
+        Value value = analysis->getTensors()[member].value;
+        constantOnly &= fromConstants.contains(value);
+        computed |= !isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp());
+      }
+      constantOnly &= computed;
       for (unsigned member : buffer.members) {
         const TensorInfo &info = analysis->getTensors()[member];
         BindingAttr binding = getBinding(info.value);
@@ -84,6 +124,7 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
         tensor.memory = binding.getMemory().getValue().str();
         tensor.sourceMemory = binding.getSourceMemory().getValue().str();
         tensor.offset = static_cast<int64_t>(binding.getOffset());
+        tensor.constantOnly = constantOnly;
         if (info.kind == TensorKind::Constant)
           tensor.residency = binding.isStaged() ? Residency::Pin
                              : binding.getStreamArena() ? Residency::Stream
@@ -191,6 +232,7 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
           else
             json.attribute("residency", nullptr);
           json.attribute("stream_fallback", t.streamFallback);
+          json.attribute("constant_only", t.constantOnly);
           json.attribute("memory", t.memory);
           json.attribute("offset", t.offset);
           json.attributeObject("binding", [&] {

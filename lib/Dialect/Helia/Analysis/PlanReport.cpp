@@ -126,6 +126,16 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     os << "\n";
   }
 
+  // Scratch computed from constants alone costs RAM that folding at compile
+  // time would move to flash.
+  int64_t constantOnlyBytes = 0;
+  unsigned numConstantOnly = 0;
+  for (const PlanTensor &t : tensors)
+    if (t.constantOnly && t.primary) {
+      constantOnlyBytes = addBytes(constantOnlyBytes, t.size);
+      ++numConstantOnly;
+    }
+
   // The peak of each scratch arena: the step with the most live bytes.
   os << "\nScratch peaks\n";
   for (auto [index, arena] : llvm::enumerate(arenas)) {
@@ -139,10 +149,23 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     if (qualify)
       os << " of " << peak->function;
     os << " (arena " << arena.size << " bytes):";
+    int64_t constantOnlyAtPeak = 0;
     for (const PlanTensor &t : tensors)
       if (t.arena == index && t.primary && t.function == peak->function &&
-          t.firstStep <= peak->step && peak->step <= t.lastStep)
+          t.firstStep <= peak->step && peak->step <= t.lastStep) {
         os << " " << tensorLabel(t, false) << " (" << t.size << ")";
+        if (t.constantOnly)
+          constantOnlyAtPeak = addBytes(constantOnlyAtPeak, t.size);
+      }
     os << "\n";
+    if (constantOnlyAtPeak)
+      os << "    of which computed from constants alone: "
+         << formatBytes(constantOnlyAtPeak) << "\n";
   }
+  if (numConstantOnly)
+    os << "\nComputed from constants alone\n  " << numConstantOnly
+       << " scratch buffers, " << formatBytes(constantOnlyBytes)
+       << ", are computed from constants only (e.g. weights broadcast at run "
+          "time); folding them into constants at compile time would move "
+          "them from RAM to flash\n";
 }

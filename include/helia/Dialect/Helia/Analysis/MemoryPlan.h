@@ -75,6 +75,10 @@ struct PlanTensor {
   /// True for a constant whose rules asked for streaming but that is read in
   /// place because the stream pool could not hold it.
   bool streamFallback = false;
+  /// True for a scratch tensor computed from constants alone (e.g. weights
+  /// broadcast at run time): it costs RAM that folding it into a constant
+  /// at compile time would move to flash.
+  bool constantOnly = false;
 };
 
 /// The step of an arena with the most live bytes.
