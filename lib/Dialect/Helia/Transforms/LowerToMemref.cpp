@@ -18,31 +18,31 @@
 
 #include "LowerConstants.h"
 
+#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -160,12 +160,7 @@ struct HeliaLowerToMemref
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // One-Shot Bufferize needs the external models of the ops it meets.
-    arith::registerBufferizableOpInterfaceExternalModels(registry);
-    bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
-        registry);
-    linalg::registerBufferizableOpInterfaceExternalModels(registry);
-    scf::registerBufferizableOpInterfaceExternalModels(registry);
-    tensor::registerBufferizableOpInterfaceExternalModels(registry);
+    registerBufferizationModels(registry);
   }
 
   void runOnOperation() override;
@@ -202,6 +197,9 @@ private:
   void lowerDestinationStyle(OpBuilder &builder,
                              DestinationStyleOpInterface op);
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
+  void lowerAllocTensor(IRRewriter &rewriter,
+                        bufferization::AllocTensorOp alloc);
+  LogicalResult castYieldsToOneMemorySpace(func::FuncOp func);
   void copyIntoSlots(OpBuilder &builder, Operation *op);
   /// Erases `op` and the bindings of its results: a later value may be
   /// allocated at the address of an erased one.
@@ -213,8 +211,6 @@ private:
   void castCallOperands(OpBuilder &builder, func::CallOp call);
   StringAttr getSlotMemory(BindingAttr binding) const;
   void typeResults(func::FuncOp func, ModuleOp module);
-
-  bufferization::OneShotBufferizationOptions getBufferizationOptions() const;
 
   /// Arenas in declaration order.
   llvm::MapVector<StringAttr, Arena> arenas;
@@ -236,30 +232,13 @@ private:
   /// other functions that call them and own the arenas, in module order.
   llvm::DenseSet<StringAttr> arenaTakers;
   SmallVector<func::FuncOp> arenaOwners;
+  /// The slots that replace tensors with undefined contents (`tensor.empty`,
+  /// `alloc_tensor` without a copy): nothing reads what they hold before
+  /// the op that writes them.
+  llvm::DenseSet<Operation *> freshSlots;
 };
 
 } // namespace
-
-bufferization::OneShotBufferizationOptions
-HeliaLowerToMemref::getBufferizationOptions() const {
-  bufferization::OneShotBufferizationOptions options;
-  options.bufferizeFunctionBoundaries = true;
-  // Arguments take plain identity-layout memrefs from the caller; results
-  // are the views themselves, in their arena's memory space.
-  options.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  options.inferFunctionResultLayout = true;
-  // Results of planned functions carry their memory as tensor encoding
-  // (see typeResults), so that the result type is the view's type.
-  options.defaultMemorySpaceFn =
-      [](TensorType type) -> std::optional<Attribute> {
-    if (auto ranked = dyn_cast<RankedTensorType>(type))
-      if (auto space = dyn_cast_or_null<MemorySpaceAttr>(ranked.getEncoding()))
-        return space;
-    return Attribute();
-  };
-  return options;
-}
 
 LogicalResult HeliaLowerToMemref::collectArenas(ModuleOp module) {
   arenas.clear();
@@ -369,10 +348,14 @@ LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
            << func.getBody().getBlocks().size()
            << " blocks; helia-lower-to-memref lowers single-block bodies "
               "(structure control flow with scf first)";
-  FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
-  if (failed(tensors))
+  // The buffers are the planner's: a tensor that owns no storage (an scf.if
+  // result that may be either of two buffers) has no binding.
+  FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
+  if (failed(analysis))
     return failure();
-  for (const TensorInfo &tensor : *tensors) {
+  for (const TensorInfo &tensor : analysis->getTensors()) {
+    if (analysis->ownsNoStorage(tensor.value))
+      continue;
     BindingAttr binding = getBinding(tensor.value);
     if (!binding) {
       Location loc = tensor.value.getLoc();
@@ -600,7 +583,9 @@ void HeliaLowerToMemref::lowerDestinationStyle(
     Value value = init.get();
     auto type = cast<TensorType>(value.getType());
     if (value.getDefiningOp<tensor::EmptyOp>()) {
-      init.set(createSlot(builder, op.getLoc(), binding, type, true));
+      Value slot = createSlot(builder, op.getLoc(), binding, type, true);
+      freshSlots.insert(slot.getDefiningOp());
+      init.set(slot);
       continue;
     }
     if (isSameSlot(bindings.lookup(value), binding))
@@ -673,8 +658,81 @@ LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
   rewriter.setInsertionPoint(empty);
   Value slot = createSlot(rewriter, empty->getLoc(), binding,
                           cast<TensorType>(root.getType()), true);
+  freshSlots.insert(slot.getDefiningOp());
   rewriter.replaceOp(empty, slot);
   bindings[replacement] = binding;
+  return success();
+}
+
+/// A buffer that copy insertion made explicit (helia-insert-tensor-copies)
+/// is its slot: `alloc_tensor()` becomes the slot itself, `alloc_tensor
+/// copy(%v)` a copy of `%v` into the slot.
+void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
+                                          bufferization::AllocTensorOp alloc) {
+  BindingAttr binding = bindings.lookup(alloc.getResult());
+  rewriter.setInsertionPoint(alloc);
+  Value replacement = createSlot(rewriter, alloc.getLoc(), binding,
+                                 alloc.getType(), /*writable=*/true);
+  if (!alloc.getCopy())
+    freshSlots.insert(replacement.getDefiningOp());
+  if (Value copy = alloc.getCopy()) {
+    replacement = bufferization::MaterializeInDestinationOp::create(
+                      rewriter, alloc.getLoc(), copy, replacement)
+                      .getResult();
+    ++numPlanCopies;
+  }
+  rewriter.replaceOp(alloc, replacement);
+  bindings[replacement] = binding;
+}
+
+/// Bufferization stores the result of an `scf.if` in the buffer of the value
+/// the taken branch yields, and needs those buffers in one memory space. When
+/// the plan puts them in different memories (a constant in MRAM, a scratch
+/// tensor in DTCM), each yielded value is handed over as its slot cast to the
+/// default memory space, read-only, as at function boundaries: the result
+/// owns no storage (BufferAnalysis), it only names one of the slots.
+LogicalResult
+HeliaLowerToMemref::castYieldsToOneMemorySpace(func::FuncOp func) {
+  bufferization::OneShotBufferizationOptions options =
+      getBufferizationOptions();
+  bufferization::BufferizationState state;
+  SmallVector<Operation *> branchOps;
+  func.walk([&](RegionBranchOpInterface op) {
+    if (!isa<LoopLikeOpInterface>(op.getOperation()))
+      branchOps.push_back(op);
+  });
+  OpBuilder builder(&getContext());
+  for (Operation *op : branchOps) {
+    for (OpResult result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type)
+        continue;
+      SmallVector<OpOperand *> yielded;
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+              yield && yield.getNumOperands() == op->getNumResults())
+            yielded.push_back(&yield->getOpOperand(result.getResultNumber()));
+      SmallVector<Attribute> spaces;
+      for (OpOperand *operand : yielded) {
+        FailureOr<bufferization::BufferLikeType> bufferType =
+            bufferization::getBufferType(operand->get(), options, state);
+        if (failed(bufferType))
+          return failure();
+        auto memref = dyn_cast<BaseMemRefType>(*bufferType);
+        spaces.push_back(memref ? memref.getMemorySpace() : Attribute());
+      }
+      if (llvm::all_equal(spaces))
+        continue;
+      for (auto [operand, space] : llvm::zip_equal(yielded, spaces)) {
+        if (!space)
+          continue;
+        builder.setInsertionPoint(operand->getOwner());
+        operand->set(castToDefaultMemorySpace(builder, result.getLoc(),
+                                              operand->get(), type, space));
+      }
+    }
+  }
   return success();
 }
 
@@ -782,6 +840,11 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       empties.push_back(empty);
       continue;
     }
+    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+        alloc && hasBinding) {
+      lowerAllocTensor(rewriter, alloc);
+      continue;
+    }
     if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
         hasBinding) {
       if (failed(lowerConstant(rewriter, op)))
@@ -793,8 +856,8 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       lowerDestinationStyle(rewriter, dps);
       continue;
     }
-    if (auto call = dyn_cast<func::CallOp>(op))
-      castCallOperands(rewriter, call);
+    // Calls in the op's regions too (a call in an scf.if branch).
+    op->walk([&](func::CallOp call) { castCallOperands(rewriter, call); });
     if (!hasBinding)
       continue;
     if (isa<tensor::PadOp, tensor::GenerateOp, tensor::FromElementsOp,
@@ -814,6 +877,7 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       rewriter.setInsertionPoint(empty);
       Value slot =
           createSlot(rewriter, empty.getLoc(), binding, empty.getType(), true);
+      freshSlots.insert(slot.getDefiningOp());
       rewriter.replaceOp(empty, slot);
       continue;
     }
@@ -1059,6 +1123,17 @@ LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
         if (!isa<TensorType>(operand.get().getType()) ||
             !state.bufferizesToMemoryWrite(operand) || state.isInPlace(operand))
           continue;
+        // One-Shot Analysis treats every value an scf.if may yield as an
+        // alias of the others, so it may refuse to write in place into a
+        // slot that holds nothing yet (helia-insert-tensor-copies made that
+        // same decision explicit, and the slot is the planned copy). Writing
+        // into it in place is what the plan says: its bytes belong to no
+        // other value live at this step (helia-verify-plan).
+        if (Operation *def = operand.get().getDefiningOp();
+            def && freshSlots.contains(def) && operand.get().hasOneUse()) {
+          state.bufferizeInPlace(operand);
+          continue;
+        }
         if (auto call = dyn_cast<func::CallOp>(op)) {
           call.emitError("@")
               << call.getCallee() << " may write into argument #"
@@ -1158,6 +1233,7 @@ void HeliaLowerToMemref::runOnOperation() {
   ModuleOp module = getOperation();
   bindings.clear();
   planned.clear();
+  freshSlots.clear();
   if (failed(collectArenas(module)))
     return signalPassFailure();
   for (auto func : module.getOps<func::FuncOp>())
@@ -1189,6 +1265,9 @@ void HeliaLowerToMemref::runOnOperation() {
   // result into its slot, and that copy now reads the cast result.
   for (func::FuncOp func : planned)
     typeResults(func, module);
+  for (func::FuncOp func : planned)
+    if (failed(castYieldsToOneMemorySpace(func)))
+      return signalPassFailure();
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
     return signalPassFailure();
