@@ -5,6 +5,7 @@
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -91,9 +92,14 @@ SmallVector<Value> StorageResolver::getStorageSources(OpResult result) {
 
 void StorageResolver::emitNestedStorageError(Operation *op, Operation *top) {
   InFlightDiagnostic diag = op->emitError();
+  auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
   if (isa<CallOpInterface>(op))
     diag << "the results of this call inside '" << top->getName()
          << "' are the callee's buffers, which the caller cannot keep";
+  else if (alloc && alloc.getCopy())
+    diag << "bufferization copies a tensor here, inside '" << top->getName()
+         << "' (an op writes into a value that is read-only or read "
+            "afterwards), and the copy needs a buffer of its own";
   else
     diag << "'" << op->getName() << "' inside '" << top->getName()
          << "' creates a tensor that needs a buffer of its own";
@@ -106,6 +112,10 @@ void StorageResolver::emitNestedStorageError(Operation *op, Operation *top) {
   else if (isa<CallOpInterface>(op))
     diag << "call it before the '" << top->getName()
          << "' (or inline the callee)";
+  else if (alloc && alloc.getCopy())
+    diag << "copy the value before the '" << top->getName()
+         << "' (e.g. linalg.copy into a tensor.empty there) and write into "
+            "the copy";
   else
     diag << "create the tensor before the '" << top->getName()
          << "' (e.g. a tensor.empty there, used as the destination)";
