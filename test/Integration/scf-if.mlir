@@ -15,6 +15,8 @@
 // - @argument: a computed tensor or the argument.
 // - @call: the result of a planned function called in a branch (copied into
 //   a buffer of @call's, created before the scf.if), or the argument.
+// - @pick: the scf.if result crosses function boundaries: it is returned,
+//   and passed to @g.
 
 // IR-LABEL: func.func @outer(
 // IR-NOT: memref.alloc
@@ -30,6 +32,9 @@
 // IR: call @g(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @pick(
+// IR-NOT: memref.alloc
+// IR: return
 
 // x = [1, -1, 0.5, 2, 3, 4, 5, 6, 0.1, 0.2, 0.3, 0.4, 1.1, 1.2, 1.3, -1.4]
 // @outer: 3x + 3, then 3 + 3.
@@ -41,6 +46,11 @@
 // @call: g(3x) + 3x with g(a) = (a + 0.5) * a, then x + 3x.
 // CHECK: [13.5,  4.5,  4.5,  45,  94.5,  162,  247.5,  351,  0.54,  1.26,  2.16,  3.24,  15.84,  18.36,  21.06,  11.34]
 // CHECK: [4,  -4,  2,  8,  12,  16,  20,  24,  0.4,  0.8,  1.2,  1.6,  4.4,  4.8,  5.2,  -5.6]
+// @pick: 3x and g(3x), then 3 and g(3) = 10.5.
+// CHECK: [3,  -3,  1.5,  6,  9,  12,  15,  18,  0.3,  0.6,  0.9,  1.2,  3.3,  3.6,  3.9,  -4.2]
+// CHECK: [10.5,  7.5,  3,  39,  85.5,  150,  232.5,  333,  0.24,  0.66,  1.26,  2.04,  12.54,  14.76,  17.16,  15.54]
+// CHECK: [3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3]
+// CHECK: [10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @outer(%x: tensor<16xf32>, %c: i1) -> tensor<16xf32> {
@@ -95,6 +105,19 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %o : tensor<16xf32>
   }
 
+  func.func @pick(%x: tensor<16xf32>, %c: i1) -> (tensor<16xf32>, tensor<16xf32>) {
+    %w = arith.constant dense<3.0> : tensor<16xf32>
+    %e = tensor.empty() : tensor<16xf32>
+    %a = linalg.mul ins(%x, %w : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    %r = scf.if %c -> tensor<16xf32> {
+      scf.yield %a : tensor<16xf32>
+    } else {
+      scf.yield %w : tensor<16xf32>
+    }
+    %g = func.call @g(%r) : (tensor<16xf32>) -> tensor<16xf32>
+    return %r, %g : tensor<16xf32>, tensor<16xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
 
   func.func @print(%t: tensor<16xf32>) attributes {helia.unplanned} {
@@ -119,6 +142,12 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%r4) : (tensor<16xf32>) -> ()
     %r5 = call @call(%x, %f) : (tensor<16xf32>, i1) -> tensor<16xf32>
     call @print(%r5) : (tensor<16xf32>) -> ()
+    %p0, %g0 = call @pick(%x, %t) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
+    call @print(%p0) : (tensor<16xf32>) -> ()
+    call @print(%g0) : (tensor<16xf32>) -> ()
+    %p1, %g1 = call @pick(%x, %f) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
+    call @print(%p1) : (tensor<16xf32>) -> ()
+    call @print(%g1) : (tensor<16xf32>) -> ()
     return
   }
 }

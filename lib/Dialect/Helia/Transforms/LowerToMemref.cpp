@@ -40,6 +40,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -688,9 +689,11 @@ void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
 /// Bufferization stores the result of an `scf.if` in the buffer of the value
 /// the taken branch yields, and needs those buffers in one memory space. When
 /// the plan puts them in different memories (a constant in MRAM, a scratch
-/// tensor in DTCM), each yielded value is handed over as its slot cast to the
-/// default memory space, read-only, as at function boundaries: the result
-/// owns no storage (BufferAnalysis), it only names one of the slots.
+/// tensor in DTCM), or the result is passed to a call or returned (function
+/// boundaries are in the default memory space), each yielded value is handed
+/// over as its slot cast to the default memory space, read-only, as at
+/// function boundaries: the result owns no storage (BufferAnalysis), it only
+/// names one of the slots.
 LogicalResult
 HeliaLowerToMemref::castYieldsToOneMemorySpace(func::FuncOp func) {
   bufferization::OneShotBufferizationOptions options =
@@ -722,7 +725,12 @@ HeliaLowerToMemref::castYieldsToOneMemorySpace(func::FuncOp func) {
         auto memref = dyn_cast<BaseMemRefType>(*bufferType);
         spaces.push_back(memref ? memref.getMemorySpace() : Attribute());
       }
-      if (llvm::all_equal(spaces))
+      // A function boundary is in the default memory space too.
+      bool crossesCall = llvm::any_of(result.getUsers(), [](Operation *user) {
+        return isa<CallOpInterface>(user) ||
+               user->hasTrait<OpTrait::ReturnLike>();
+      });
+      if (llvm::all_equal(spaces) && !crossesCall)
         continue;
       for (auto [operand, space] : llvm::zip_equal(yielded, spaces)) {
         if (!space)
