@@ -16,6 +16,8 @@
 //   buffer with its init (written in place in every iteration).
 // - @write_argument: an op writing into an argument writes into a copy (the
 //   argument is the caller's data).
+// - @call_writes: the unplanned @bump writes into its argument, which the
+//   caller reads afterwards: the call gets a copy, a buffer of the plan.
 
 // PLAN-LABEL: func.func @fill_view(
 // PLAN: %[[X:.*]] = linalg.add {helia.binding = [#helia.binding<{{.*}}offset = [[XOFF:[0-9]+]]>]
@@ -29,6 +31,10 @@
 // PLAN-LABEL: func.func @write_argument(
 // PLAN: bufferization.alloc_tensor() {helia.binding = [#helia.binding<{{.*}}offset = [[W:[0-9]+]]>]
 // PLAN-NEXT: linalg.add {helia.binding = [#helia.binding<{{.*}}offset = [[W]]>]
+// PLAN-LABEL: func.func @call_writes(
+// PLAN: %[[Y:.*]] = linalg.add
+// PLAN: %[[C:.*]] = bufferization.alloc_tensor() copy(%[[Y]]) {helia.binding
+// PLAN: call @bump(%[[C]])
 
 // IR-LABEL: func.func @fill_view(
 // IR-NOT: memref.alloc
@@ -39,6 +45,11 @@
 // IR-LABEL: func.func @write_argument(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @call_writes(
+// IR-NOT: memref.alloc
+// IR: call @bump(
+// IR-NOT: memref.alloc
+// IR: return
 
 // @fill_view: y = 1 everywhere; z = 4a.
 // CHECK: [1,  1,  1,  1],
@@ -46,8 +57,11 @@
 // CHECK: [4,  -4,  2,  8,  12,  16,  20,  24]
 // @accumulate: 1 + 3 * a.
 // CHECK: [4,  -2,  2.5,  7,  10,  13,  16,  19]
-// @write_argument: a + a, and a itself unchanged.
+// @write_argument: a + a.
 // CHECK: [2,  -2,  1,  4,  6,  8,  10,  12]
+// @call_writes: 2a + 4a.
+// CHECK: [6,  -6,  3,  12,  18,  24,  30,  36]
+// a itself, unchanged.
 // CHECK: [1,  -1,  0.5,  2,  3,  4,  5,  6]
 
 module attributes {helia.platform = "apollo510_evb"} {
@@ -80,6 +94,20 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %s : tensor<8xf32>
   }
 
+  func.func @bump(%t: tensor<8xf32>) -> tensor<8xf32> attributes {helia.unplanned} {
+    %s = linalg.add ins(%t, %t : tensor<8xf32>, tensor<8xf32>) outs(%t : tensor<8xf32>) -> tensor<8xf32>
+    return %s : tensor<8xf32>
+  }
+
+  func.func @call_writes(%a: tensor<8xf32>) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xf32>
+    %x = linalg.add ins(%a, %a : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %n = func.call @bump(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    %e2 = tensor.empty() : tensor<8xf32>
+    %b = linalg.add ins(%x, %n : tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+    return %b : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
 
   func.func @main() attributes {helia.unplanned} {
@@ -95,6 +123,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     %s = call @write_argument(%a) : (tensor<8xf32>) -> tensor<8xf32>
     %us = tensor.cast %s : tensor<8xf32> to tensor<*xf32>
     call @printMemrefF32(%us) : (tensor<*xf32>) -> ()
+    %w = call @call_writes(%a) : (tensor<8xf32>) -> tensor<8xf32>
+    %uw = tensor.cast %w : tensor<8xf32> to tensor<*xf32>
+    call @printMemrefF32(%uw) : (tensor<*xf32>) -> ()
     %ua = tensor.cast %a : tensor<8xf32> to tensor<*xf32>
     call @printMemrefF32(%ua) : (tensor<*xf32>) -> ()
     return

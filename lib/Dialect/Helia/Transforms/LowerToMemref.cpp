@@ -129,18 +129,19 @@ static bool hasTensorSemantics(Operation *op) {
 /// unranked operand such as the `tensor<*xf32>` of `printMemrefF32`, fail).
 static Value castToDefaultMemorySpace(OpBuilder &builder, Location loc,
                                       Value value, RankedTensorType type,
-                                      Attribute memorySpace) {
+                                      Attribute memorySpace,
+                                      bool writable = false) {
   auto spaced = MemRefType::get(type.getShape(), type.getElementType(),
                                 MemRefLayoutAttrInterface(), memorySpace);
   Value buffer = bufferization::ToBufferOp::create(builder, loc, spaced, value,
-                                                   /*readOnly=*/true);
+                                                   /*readOnly=*/!writable);
   Value plain = memref::MemorySpaceCastOp::create(
       builder, loc,
       MemRefType::get(type.getShape(), type.getElementType()), buffer);
-  // Not writable: a caller that writes into the result writes a copy.
+  // Not writable (unless the caller says so): a user that writes into the
+  // result writes a copy.
   return bufferization::ToTensorOp::create(builder, loc, type, plain,
-                                           /*restrict=*/true,
-                                           /*writable=*/false);
+                                           /*restrict=*/true, writable);
 }
 
 /// Forgets the bindings of the results of every op that a rewrite erases.
@@ -233,6 +234,10 @@ private:
   /// other functions that call them and own the arenas, in module order.
   llvm::DenseSet<StringAttr> arenaTakers;
   SmallVector<func::FuncOp> arenaOwners;
+  /// The copies that copy insertion made explicit before planning (and the
+  /// undefined tensors it created), as they are after the rewrite: a call
+  /// that is their only user may write into them.
+  llvm::DenseSet<Value> explicitCopies;
   /// The slots that replace tensors with undefined contents (`tensor.empty`,
   /// `alloc_tensor` without a copy): nothing reads what they hold before
   /// the op that writes them.
@@ -684,6 +689,7 @@ void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
   }
   rewriter.replaceOp(alloc, replacement);
   bindings[replacement] = binding;
+  explicitCopies.insert(replacement);
 }
 
 /// Bufferization stores the result of an `scf.if` in the buffer of the value
@@ -756,7 +762,9 @@ StringAttr HeliaLowerToMemref::getSlotMemory(BindingAttr binding) const {
 /// Tensors passed to a function are in the default memory space at its
 /// boundary: each planned operand of `call` is handed over as its slot cast
 /// to the default memory space, read-only (a callee that writes into an
-/// argument gets a copy, which in a planned function is reported).
+/// argument gets a copy, which in a planned function is reported), except
+/// the copy that helia-insert-tensor-copies made for the call, which the
+/// plan counts.
 void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
                                           func::CallOp call) {
   builder.setInsertionPoint(call);
@@ -765,9 +773,14 @@ void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
     BindingAttr binding = bindings.lookup(operand.get());
     if (!type || type.getEncoding() || !binding)
       continue;
+    // A copy that copy insertion made for this call (the callee writes into
+    // its argument) is the callee's to write: nothing else reads it.
+    bool writable = explicitCopies.contains(operand.get()) &&
+                    operand.get().hasOneUse();
     operand.set(castToDefaultMemorySpace(
         builder, call.getLoc(), operand.get(), type,
-        MemorySpaceAttr::get(&getContext(), getSlotMemory(binding))));
+        MemorySpaceAttr::get(&getContext(), getSlotMemory(binding)),
+        writable));
   }
 }
 
@@ -1242,6 +1255,7 @@ void HeliaLowerToMemref::runOnOperation() {
   bindings.clear();
   planned.clear();
   freshSlots.clear();
+  explicitCopies.clear();
   if (failed(collectArenas(module)))
     return signalPassFailure();
   for (auto func : module.getOps<func::FuncOp>())
