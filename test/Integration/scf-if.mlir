@@ -17,6 +17,8 @@
 //   a buffer of @call's, created before the scf.if), or the argument.
 // - @pick: the scf.if result crosses function boundaries: it is returned,
 //   and passed to @g.
+// - @slices: the branches yield views at different offsets (strided
+//   buffers) of a computed tensor and of the argument.
 
 // IR-LABEL: func.func @outer(
 // IR-NOT: memref.alloc
@@ -35,6 +37,9 @@
 // IR-LABEL: func.func @pick(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @slices(
+// IR-NOT: memref.alloc
+// IR: return
 
 // x = [1, -1, 0.5, 2, 3, 4, 5, 6, 0.1, 0.2, 0.3, 0.4, 1.1, 1.2, 1.3, -1.4]
 // @outer: 3x + 3, then 3 + 3.
@@ -51,6 +56,9 @@
 // CHECK: [10.5,  7.5,  3,  39,  85.5,  150,  232.5,  333,  0.24,  0.66,  1.26,  2.04,  12.54,  14.76,  17.16,  15.54]
 // CHECK: [3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3]
 // CHECK: [10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5,  10.5]
+// @slices: 2 * (2x)[2:6], then 2 * x[0:4].
+// CHECK: [2,  8,  12,  16]
+// CHECK: [2,  -2,  1,  4]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @outer(%x: tensor<16xf32>, %c: i1) -> tensor<16xf32> {
@@ -118,7 +126,28 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r, %g : tensor<16xf32>, tensor<16xf32>
   }
 
+  func.func @slices(%x: tensor<16xf32>, %c: i1) -> tensor<4xf32> {
+    %e = tensor.empty() : tensor<16xf32>
+    %a = linalg.add ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    %s = tensor.extract_slice %a[2] [4] [1] : tensor<16xf32> to tensor<4xf32>
+    %t = tensor.extract_slice %x[0] [4] [1] : tensor<16xf32> to tensor<4xf32>
+    %r = scf.if %c -> tensor<4xf32> {
+      scf.yield %s : tensor<4xf32>
+    } else {
+      scf.yield %t : tensor<4xf32>
+    }
+    %e2 = tensor.empty() : tensor<4xf32>
+    %o = linalg.add ins(%r, %r : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+    return %o : tensor<4xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
+
+  func.func @print4(%t: tensor<4xf32>) attributes {helia.unplanned} {
+    %u = tensor.cast %t : tensor<4xf32> to tensor<*xf32>
+    call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+    return
+  }
 
   func.func @print(%t: tensor<16xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<16xf32> to tensor<*xf32>
@@ -148,6 +177,10 @@ module attributes {helia.platform = "apollo510_evb"} {
     %p1, %g1 = call @pick(%x, %f) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
     call @print(%p1) : (tensor<16xf32>) -> ()
     call @print(%g1) : (tensor<16xf32>) -> ()
+    %s0 = call @slices(%x, %t) : (tensor<16xf32>, i1) -> tensor<4xf32>
+    call @print4(%s0) : (tensor<4xf32>) -> ()
+    %s1 = call @slices(%x, %f) : (tensor<16xf32>, i1) -> tensor<4xf32>
+    call @print4(%s1) : (tensor<4xf32>) -> ()
     return
   }
 }

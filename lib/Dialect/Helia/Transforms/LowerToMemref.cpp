@@ -135,9 +135,11 @@ static Value castToDefaultMemorySpace(OpBuilder &builder, Location loc,
                                 MemRefLayoutAttrInterface(), memorySpace);
   Value buffer = bufferization::ToBufferOp::create(builder, loc, spaced, value,
                                                    /*readOnly=*/!writable);
-  Value plain = memref::MemorySpaceCastOp::create(
-      builder, loc,
-      MemRefType::get(type.getShape(), type.getElementType()), buffer);
+  Value plain = buffer;
+  if (memorySpace)
+    plain = memref::MemorySpaceCastOp::create(
+        builder, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        buffer);
   // Not writable (unless the caller says so): a user that writes into the
   // result writes a copy.
   return bufferization::ToTensorOp::create(builder, loc, type, plain,
@@ -201,7 +203,7 @@ private:
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
   void lowerAllocTensor(IRRewriter &rewriter,
                         bufferization::AllocTensorOp alloc);
-  LogicalResult castYieldsToOneMemorySpace(func::FuncOp func);
+  LogicalResult castYieldsToDefaultMemorySpace(func::FuncOp func);
   void copyIntoSlots(OpBuilder &builder, Operation *op);
   /// Erases `op` and the bindings of its results: a later value may be
   /// allocated at the address of an erased one.
@@ -238,10 +240,6 @@ private:
   /// undefined tensors it created), as they are after the rewrite: a call
   /// that is their only user may write into them.
   llvm::DenseSet<Value> explicitCopies;
-  /// The slots that replace tensors with undefined contents (`tensor.empty`,
-  /// `alloc_tensor` without a copy): nothing reads what they hold before
-  /// the op that writes them.
-  llvm::DenseSet<Operation *> freshSlots;
 };
 
 } // namespace
@@ -589,9 +587,7 @@ void HeliaLowerToMemref::lowerDestinationStyle(
     Value value = init.get();
     auto type = cast<TensorType>(value.getType());
     if (value.getDefiningOp<tensor::EmptyOp>()) {
-      Value slot = createSlot(builder, op.getLoc(), binding, type, true);
-      freshSlots.insert(slot.getDefiningOp());
-      init.set(slot);
+      init.set(createSlot(builder, op.getLoc(), binding, type, true));
       continue;
     }
     if (isSameSlot(bindings.lookup(value), binding))
@@ -664,7 +660,6 @@ LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
   rewriter.setInsertionPoint(empty);
   Value slot = createSlot(rewriter, empty->getLoc(), binding,
                           cast<TensorType>(root.getType()), true);
-  freshSlots.insert(slot.getDefiningOp());
   rewriter.replaceOp(empty, slot);
   bindings[replacement] = binding;
   return success();
@@ -679,8 +674,6 @@ void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
   rewriter.setInsertionPoint(alloc);
   Value replacement = createSlot(rewriter, alloc.getLoc(), binding,
                                  alloc.getType(), /*writable=*/true);
-  if (!alloc.getCopy())
-    freshSlots.insert(replacement.getDefiningOp());
   if (Value copy = alloc.getCopy()) {
     replacement = bufferization::MaterializeInDestinationOp::create(
                       rewriter, alloc.getLoc(), copy, replacement)
@@ -693,15 +686,19 @@ void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
 }
 
 /// Bufferization stores the result of an `scf.if` in the buffer of the value
-/// the taken branch yields, and needs those buffers in one memory space. When
-/// the plan puts them in different memories (a constant in MRAM, a scratch
-/// tensor in DTCM), or the result is passed to a call or returned (function
-/// boundaries are in the default memory space), each yielded value is handed
-/// over as its slot cast to the default memory space, read-only, as at
-/// function boundaries: the result owns no storage (BufferAnalysis), it only
-/// names one of the slots.
+/// the taken branch yields. The result owns no storage (BufferAnalysis): the
+/// plan keeps every buffer it may be live through its last use, and copy
+/// insertion made every write that could clobber one of them go to a copy.
+/// Each yielded value is therefore handed over as a read-only view of its
+/// buffer cast to the default memory space, as at function boundaries:
+/// - the branches may yield buffers in different memories (a constant in
+///   MRAM, a scratch tensor in DTCM), and bufferization needs one memory
+///   space for the result, the default one if the result crosses a call;
+/// - One-Shot Analysis would otherwise treat all values the branches yield
+///   as aliases of each other and refuse in-place writes the plan counts
+///   (e.g. a copy of an argument into its slot).
 LogicalResult
-HeliaLowerToMemref::castYieldsToOneMemorySpace(func::FuncOp func) {
+HeliaLowerToMemref::castYieldsToDefaultMemorySpace(func::FuncOp func) {
   bufferization::OneShotBufferizationOptions options =
       getBufferizationOptions();
   bufferization::BufferizationState state;
@@ -716,35 +713,34 @@ HeliaLowerToMemref::castYieldsToOneMemorySpace(func::FuncOp func) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      SmallVector<OpOperand *> yielded;
       for (Region &region : op->getRegions())
-        for (Block &block : region)
-          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
-              yield && yield.getNumOperands() == op->getNumResults())
-            yielded.push_back(&yield->getOpOperand(result.getResultNumber()));
-      SmallVector<Attribute> spaces;
-      for (OpOperand *operand : yielded) {
-        FailureOr<bufferization::BufferLikeType> bufferType =
-            bufferization::getBufferType(operand->get(), options, state);
-        if (failed(bufferType))
-          return failure();
-        auto memref = dyn_cast<BaseMemRefType>(*bufferType);
-        spaces.push_back(memref ? memref.getMemorySpace() : Attribute());
-      }
-      // A function boundary is in the default memory space too.
-      bool crossesCall = llvm::any_of(result.getUsers(), [](Operation *user) {
-        return isa<CallOpInterface>(user) ||
-               user->hasTrait<OpTrait::ReturnLike>();
-      });
-      if (llvm::all_equal(spaces) && !crossesCall)
-        continue;
-      for (auto [operand, space] : llvm::zip_equal(yielded, spaces)) {
-        if (!space)
-          continue;
-        builder.setInsertionPoint(operand->getOwner());
-        operand->set(castToDefaultMemorySpace(builder, result.getLoc(),
-                                              operand->get(), type, space));
-      }
+        for (Block &block : region) {
+          auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+          if (!yield || yield.getNumOperands() != op->getNumResults())
+            continue;
+          OpOperand &operand = yield->getOpOperand(result.getResultNumber());
+          FailureOr<bufferization::BufferLikeType> bufferType =
+              bufferization::getBufferType(operand.get(), options, state);
+          if (failed(bufferType))
+            return failure();
+          // A ranked tensor's buffer is a ranked memref (with any layout).
+          auto memref = dyn_cast<MemRefType>(*bufferType);
+          if (!memref)
+            continue;
+          builder.setInsertionPoint(yield);
+          Location loc = result.getLoc();
+          Value buffer = bufferization::ToBufferOp::create(
+              builder, loc, memref, operand.get(), /*readOnly=*/true);
+          if (memref.getMemorySpace())
+            buffer = memref::MemorySpaceCastOp::create(
+                builder, loc,
+                MemRefType::get(memref.getShape(), memref.getElementType(),
+                                memref.getLayout()),
+                buffer);
+          operand.set(bufferization::ToTensorOp::create(
+              builder, loc, type, buffer, /*restrict=*/true,
+              /*writable=*/false));
+        }
     }
   }
   return success();
@@ -898,7 +894,6 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       rewriter.setInsertionPoint(empty);
       Value slot =
           createSlot(rewriter, empty.getLoc(), binding, empty.getType(), true);
-      freshSlots.insert(slot.getDefiningOp());
       rewriter.replaceOp(empty, slot);
       continue;
     }
@@ -1144,17 +1139,6 @@ LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
         if (!isa<TensorType>(operand.get().getType()) ||
             !state.bufferizesToMemoryWrite(operand) || state.isInPlace(operand))
           continue;
-        // One-Shot Analysis treats every value an scf.if may yield as an
-        // alias of the others, so it may refuse to write in place into a
-        // slot that holds nothing yet (helia-insert-tensor-copies made that
-        // same decision explicit, and the slot is the planned copy). Writing
-        // into it in place is what the plan says: its bytes belong to no
-        // other value live at this step (helia-verify-plan).
-        if (Operation *def = operand.get().getDefiningOp();
-            def && freshSlots.contains(def) && operand.get().hasOneUse()) {
-          state.bufferizeInPlace(operand);
-          continue;
-        }
         if (auto call = dyn_cast<func::CallOp>(op)) {
           call.emitError("@")
               << call.getCallee() << " may write into argument #"
@@ -1254,7 +1238,6 @@ void HeliaLowerToMemref::runOnOperation() {
   ModuleOp module = getOperation();
   bindings.clear();
   planned.clear();
-  freshSlots.clear();
   explicitCopies.clear();
   if (failed(collectArenas(module)))
     return signalPassFailure();
@@ -1288,7 +1271,7 @@ void HeliaLowerToMemref::runOnOperation() {
   for (func::FuncOp func : planned)
     typeResults(func, module);
   for (func::FuncOp func : planned)
-    if (failed(castYieldsToOneMemorySpace(func)))
+    if (failed(castYieldsToDefaultMemorySpace(func)))
       return signalPassFailure();
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
