@@ -19,6 +19,8 @@
 //   and passed to @g.
 // - @slices: the branches yield views at different offsets (strided
 //   buffers) of a computed tensor and of the argument.
+// - @write_result: an op writes into the scf.if result, and a loop
+//   accumulates into it: both write into copies the plan counts.
 
 // IR-LABEL: func.func @outer(
 // IR-NOT: memref.alloc
@@ -40,6 +42,9 @@
 // IR-LABEL: func.func @slices(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @write_result(
+// IR-NOT: memref.alloc
+// IR: return
 
 // x = [1, -1, 0.5, 2, 3, 4, 5, 6, 0.1, 0.2, 0.3, 0.4, 1.1, 1.2, 1.3, -1.4]
 // @outer: 3x + 3, then 3 + 3.
@@ -59,6 +64,11 @@
 // @slices: 2 * (2x)[2:6], then 2 * x[0:4].
 // CHECK: [2,  8,  12,  16]
 // CHECK: [2,  -2,  1,  4]
+// @write_result: 2x, and 2x + 3x; then 2x, and x * x + 3x.
+// CHECK: [2,  -2,  1,  4,  6,  8,  10,  12,  0.2,  0.4,  0.6,  0.8,  2.2,  2.4,  2.6,  -2.8]
+// CHECK: [5,  -5,  2.5,  10,  15,  20,  25,  30,  0.5,  1,  1.5,  2,  5.5,  6,  6.5,  -7]
+// CHECK: [2,  -2,  1,  4,  6,  8,  10,  12,  0.2,  0.4,  0.6,  0.8,  2.2,  2.4,  2.6,  -2.8]
+// CHECK: [4,  -2,  1.75,  10,  18,  28,  40,  54,  0.31,  0.64,  0.99,  1.36,  4.51,  5.04,  5.59,  -2.24]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @outer(%x: tensor<16xf32>, %c: i1) -> tensor<16xf32> {
@@ -141,6 +151,27 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %o : tensor<4xf32>
   }
 
+  func.func @write_result(%x: tensor<16xf32>, %c: i1) -> (tensor<16xf32>, tensor<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %e = tensor.empty() : tensor<16xf32>
+    %a = linalg.add ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+    %e1 = tensor.empty() : tensor<16xf32>
+    %b = linalg.mul ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
+    %r = scf.if %c -> (tensor<16xf32>) {
+      scf.yield %a : tensor<16xf32>
+    } else {
+      scf.yield %b : tensor<16xf32>
+    }
+    %s = linalg.add ins(%x, %x : tensor<16xf32>, tensor<16xf32>) outs(%r : tensor<16xf32>) -> tensor<16xf32>
+    %l = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %r) -> tensor<16xf32> {
+      %t = linalg.add ins(%acc, %x : tensor<16xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) -> tensor<16xf32>
+      scf.yield %t : tensor<16xf32>
+    }
+    return %s, %l : tensor<16xf32>, tensor<16xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
 
   func.func @print4(%t: tensor<4xf32>) attributes {helia.unplanned} {
@@ -181,6 +212,12 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print4(%s0) : (tensor<4xf32>) -> ()
     %s1 = call @slices(%x, %f) : (tensor<16xf32>, i1) -> tensor<4xf32>
     call @print4(%s1) : (tensor<4xf32>) -> ()
+    %w0, %l0 = call @write_result(%x, %t) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
+    call @print(%w0) : (tensor<16xf32>) -> ()
+    call @print(%l0) : (tensor<16xf32>) -> ()
+    %w1, %l1 = call @write_result(%x, %f) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
+    call @print(%w1) : (tensor<16xf32>) -> ()
+    call @print(%l1) : (tensor<16xf32>) -> ()
     return
   }
 }

@@ -87,3 +87,33 @@ func.func @branches(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// An op that writes into an scf.if result writes into a copy: the result
+// may be either of two buffers and owns no storage of its own.
+// CHECK-LABEL: func.func @write_into_branch_result(
+// CHECK: %[[R:.*]] = scf.if
+// CHECK: %[[C:.*]] = bufferization.alloc_tensor() : tensor<8xf32>
+// CHECK: linalg.add {{.*}} outs(%[[C]] : tensor<8xf32>)
+// CHECK: %[[D:.*]] = bufferization.alloc_tensor() copy(%[[R]]) : tensor<8xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[D]])
+func.func @write_into_branch_result(%x: tensor<8xf32>, %c: i1, %n: index) -> (tensor<8xf32>, tensor<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<8xf32>
+  %a = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %b = linalg.mul ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+  %r = scf.if %c -> (tensor<8xf32>) {
+    scf.yield %a : tensor<8xf32>
+  } else {
+    scf.yield %b : tensor<8xf32>
+  }
+  %s = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%r : tensor<8xf32>) -> tensor<8xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> tensor<8xf32> {
+    %t = linalg.add ins(%acc, %x : tensor<8xf32>, tensor<8xf32>) outs(%acc : tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %t : tensor<8xf32>
+  }
+  return %s, %l : tensor<8xf32>, tensor<8xf32>
+}

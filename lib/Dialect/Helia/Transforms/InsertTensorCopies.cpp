@@ -124,6 +124,76 @@ static void hoistUndefinedStorage(FunctionOpInterface func) {
   }
 }
 
+/// True when `value` may be stored in any of several buffers: it is, or
+/// bufferizes into, the result of an `scf.if` (or another op whose regions
+/// run at most once), which is the buffer of whichever value the taken
+/// branch yields.
+static bool mayBeSeveralBuffers(Value value,
+                                const bufferization::AnalysisState &state) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(next)) {
+      auto loop =
+          dyn_cast_or_null<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+      if (OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr)
+        worklist.push_back(init->get());
+      continue;
+    }
+    Operation *op = next.getDefiningOp();
+    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op))
+      return true;
+    // A call's results are buffers of their own (helia's caller copies
+    // them); what a call aliases is only known to the module analysis.
+    if (isa<CallOpInterface>(op) ||
+        !state.getOptions().dynCastBufferizableOp(op))
+      continue;
+    for (const bufferization::AliasingOpOperand &alias :
+         state.getAliasingOpOperands(next))
+      worklist.push_back(alias.opOperand->get());
+  }
+  return false;
+}
+
+/// A value that may be stored in several buffers owns no storage of its own
+/// (BufferAnalysis): an op that writes into it writes into a copy, a buffer
+/// the planner counts, rather than into whichever buffer it is at run time.
+/// (One-Shot Analysis would decide that write itself; a decision made can
+/// only be explicit beforehand.)
+static LogicalResult
+copyWritesIntoSeveralBuffers(FunctionOpInterface func,
+                             const bufferization::AnalysisState &state) {
+  SmallVector<OpOperand *> writes;
+  func.walk([&](Operation *op) {
+    // Calls are left to the module analysis (what a callee writes is only
+    // known there).
+    auto bufferizable = state.getOptions().dynCastBufferizableOp(op);
+    if (!bufferizable || isa<CallOpInterface>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<RankedTensorType>(operand.get().getType()) &&
+          state.bufferizesToMemoryWrite(operand) &&
+          !bufferizable.mustBufferizeInPlace(operand, state) &&
+          mayBeSeveralBuffers(operand.get(), state))
+        writes.push_back(&operand);
+  });
+  bufferization::BufferizationState bufferizationState;
+  for (OpOperand *operand : writes) {
+    OpBuilder builder(operand->getOwner());
+    FailureOr<Value> copy = bufferization::allocateTensorForShapedValue(
+        builder, operand->getOwner()->getLoc(), operand->get(),
+        state.getOptions(), bufferizationState,
+        /*copy=*/state.bufferizesToMemoryRead(*operand));
+    if (failed(copy))
+      return failure();
+    operand->set(*copy);
+  }
+  return success();
+}
+
 void HeliaInsertTensorCopies::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<FunctionOpInterface> planned;
@@ -160,6 +230,12 @@ void HeliaInsertTensorCopies::runOnOperation() {
 
   bufferization::OneShotBufferizationOptions options =
       getBufferizationOptions();
+  {
+    bufferization::AnalysisState inPlace(options);
+    for (FunctionOpInterface func : planned)
+      if (failed(copyWritesIntoSeveralBuffers(func, inPlace)))
+        return signalPassFailure();
+  }
   bufferization::OneShotAnalysisState state(module, options);
   if (failed(bufferization::analyzeModuleOp(module, state)))
     return signalPassFailure();

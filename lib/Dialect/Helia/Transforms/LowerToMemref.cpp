@@ -236,6 +236,9 @@ private:
   /// other functions that call them and own the arenas, in module order.
   llvm::DenseSet<StringAttr> arenaTakers;
   SmallVector<func::FuncOp> arenaOwners;
+  /// Tensors that bufferization stores in an operand's buffer (the members
+  /// of a buffer after its root): they are in their slot already.
+  llvm::DenseSet<Value> storedInOperand;
   /// The copies that copy insertion made explicit before planning (and the
   /// undefined tensors it created), as they are after the rewrite: a call
   /// that is their only user may write into them.
@@ -357,6 +360,9 @@ LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
   FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
   if (failed(analysis))
     return failure();
+  for (const BufferInfo &buffer : analysis->getBuffers())
+    for (unsigned member : ArrayRef(buffer.members).drop_front())
+      storedInOperand.insert(analysis->getTensors()[member].value);
   for (const TensorInfo &tensor : analysis->getTensors()) {
     if (analysis->ownsNoStorage(tensor.value))
       continue;
@@ -780,13 +786,12 @@ void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
   }
 }
 
-/// Results that do not share an operand's slot are copied into their own
-/// slot right after the op: call results, views of arguments or constants,
-/// loop results.
+/// Results that bufferization does not store in an operand's buffer are
+/// copied into their own slot right after the op: call results.
 void HeliaLowerToMemref::copyIntoSlots(OpBuilder &builder, Operation *op) {
   for (OpResult result : op->getResults()) {
     BindingAttr binding = bindings.lookup(result);
-    if (!binding || result.use_empty())
+    if (!binding || result.use_empty() || storedInOperand.contains(result))
       continue;
     // Closed lifetimes overlap at the op's step, so a result shares bytes
     // with an operand only when the plan made them one buffer.
@@ -1239,6 +1244,7 @@ void HeliaLowerToMemref::runOnOperation() {
   bindings.clear();
   planned.clear();
   explicitCopies.clear();
+  storedInOperand.clear();
   if (failed(collectArenas(module)))
     return signalPassFailure();
   for (auto func : module.getOps<func::FuncOp>())
