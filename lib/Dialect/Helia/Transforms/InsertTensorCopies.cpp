@@ -136,13 +136,10 @@ static bool mayBeSeveralBuffers(Value value,
     Value next = worklist.pop_back_val();
     if (!visited.insert(next).second)
       continue;
-    if (auto arg = dyn_cast<BlockArgument>(next)) {
-      auto loop =
-          dyn_cast_or_null<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
-      if (OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr)
-        worklist.push_back(init->get());
+    // A loop's iter_arg is its init's buffer, and a loop writes into its
+    // init: that write gets the copy when the init may be several buffers.
+    if (isa<BlockArgument>(next))
       continue;
-    }
     Operation *op = next.getDefiningOp();
     if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op))
       return true;
