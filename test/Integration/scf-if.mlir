@@ -21,6 +21,9 @@
 //   buffers) of a computed tensor and of the argument.
 // - @write_result: an op writes into the scf.if result, and a loop
 //   accumulates into it: both write into copies the plan counts.
+// - @same_buffer: both branches yield the same buffer (an argument, a
+//   constant): the result is that buffer, passed to a call, and the init of
+//   a loop that accumulates into a copy of it.
 
 // IR-LABEL: func.func @outer(
 // IR-NOT: memref.alloc
@@ -43,6 +46,9 @@
 // IR-NOT: memref.alloc
 // IR: return
 // IR-LABEL: func.func @write_result(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @same_buffer(
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -69,6 +75,9 @@
 // CHECK: [5,  -5,  2.5,  10,  15,  20,  25,  30,  0.5,  1,  1.5,  2,  5.5,  6,  6.5,  -7]
 // CHECK: [2,  -2,  1,  4,  6,  8,  10,  12,  0.2,  0.4,  0.6,  0.8,  2.2,  2.4,  2.6,  -2.8]
 // CHECK: [4,  -2,  1.75,  10,  18,  28,  40,  54,  0.31,  0.64,  0.99,  1.36,  4.51,  5.04,  5.59,  -2.24]
+// @same_buffer: g(x), and 3 + 3x.
+// CHECK: [1.5,  0.5,  0.5,  5,  10.5,  18,  27.5,  39,  0.06,  0.14,  0.24,  0.36,  1.76,  2.04,  2.34,  1.26]
+// CHECK: [6,  0,  4.5,  9,  12,  15,  18,  21,  3.3,  3.6,  3.9,  4.2,  6.3,  6.6,  6.9,  -1.2]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @outer(%x: tensor<16xf32>, %c: i1) -> tensor<16xf32> {
@@ -172,6 +181,29 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %s, %l : tensor<16xf32>, tensor<16xf32>
   }
 
+  func.func @same_buffer(%x: tensor<16xf32>, %c: i1) -> (tensor<16xf32>, tensor<16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %w = arith.constant dense<3.0> : tensor<16xf32>
+    %r = scf.if %c -> (tensor<16xf32>) {
+      scf.yield %x : tensor<16xf32>
+    } else {
+      scf.yield %x : tensor<16xf32>
+    }
+    %g = func.call @g(%r) : (tensor<16xf32>) -> tensor<16xf32>
+    %k = scf.if %c -> (tensor<16xf32>) {
+      scf.yield %w : tensor<16xf32>
+    } else {
+      scf.yield %w : tensor<16xf32>
+    }
+    %l = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %k) -> tensor<16xf32> {
+      %t = linalg.add ins(%acc, %x : tensor<16xf32>, tensor<16xf32>) outs(%acc : tensor<16xf32>) -> tensor<16xf32>
+      scf.yield %t : tensor<16xf32>
+    }
+    return %g, %l : tensor<16xf32>, tensor<16xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
 
   func.func @print4(%t: tensor<4xf32>) attributes {helia.unplanned} {
@@ -218,6 +250,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     %w1, %l1 = call @write_result(%x, %f) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
     call @print(%w1) : (tensor<16xf32>) -> ()
     call @print(%l1) : (tensor<16xf32>) -> ()
+    %b0, %b1 = call @same_buffer(%x, %t) : (tensor<16xf32>, i1) -> (tensor<16xf32>, tensor<16xf32>)
+    call @print(%b0) : (tensor<16xf32>) -> ()
+    call @print(%b1) : (tensor<16xf32>) -> ()
     return
   }
 }

@@ -717,7 +717,9 @@ HeliaLowerToMemref::castYieldsToDefaultMemorySpace(func::FuncOp func) {
   for (Operation *op : branchOps) {
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type)
+      // A result that is always one buffer (every branch yields it) is a
+      // member of that buffer, with its slot's binding.
+      if (!type || bindings.lookup(result))
         continue;
       for (Region &region : op->getRegions())
         for (Block &block : region) {
