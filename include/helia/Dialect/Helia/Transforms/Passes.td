@@ -20,7 +20,10 @@ def HeliaInsertTensorCopies
 
     The arguments of planned functions are read-only for the analysis (they
     are the caller's data; constants are read-only anyway): an op that would
-    write into one writes into a copy. Functions marked `helia.unplanned`
+    write into one writes into a copy. So does an op that writes into a
+    value that may be one of several buffers (the result of an `scf.if`
+    whose branches yield different buffers), which owns no storage of its
+    own. Functions marked `helia.unplanned`
     are analysed, for their calls, but not changed; ops without
     bufferization (`tfl.*`, TOSA) are left as they are.
 
