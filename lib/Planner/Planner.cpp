@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -195,9 +196,13 @@ llvm::Error helia::planner::verify(const Problem &problem,
   for (size_t index = 0, e = buffers.size(); index < e; ++index) {
     const Buffer &buffer = buffers[index];
     int64_t offset = offsets[index];
+    // Saturating: an offset near 2^63 must not wrap the end into range.
+    int64_t end = 0;
+    if (llvm::AddOverflow(offset, buffer.size, end))
+      end = std::numeric_limits<int64_t>::max();
     auto fail = [&](PlanErrorKind kind, const llvm::Twine &what) {
       return makeError(kind, describe(buffers, index) + ": " + what, {index},
-                       offset + buffer.size, problem.capacity.value_or(0));
+                       end, problem.capacity.value_or(0));
     };
     if (offset < 0)
       return fail(PlanErrorKind::InvalidBuffer,
@@ -212,10 +217,10 @@ llvm::Error helia::planner::verify(const Problem &problem,
                                 offset, *buffer.fixedOffset));
     if (buffer.size == 0)
       continue;
-    if (problem.capacity && offset + buffer.size > *problem.capacity)
+    if (problem.capacity && end > *problem.capacity)
       return fail(PlanErrorKind::CapacityExceeded,
-                  llvm::formatv("ends at {0}, beyond the capacity {1}",
-                                offset + buffer.size, *problem.capacity));
+                  llvm::formatv("ends at {0}, beyond the capacity {1}", end,
+                                *problem.capacity));
     placed.push_back(index);
   }
   if (auto pair = findOverlap(buffers, offsets, placed))

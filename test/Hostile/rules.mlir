@@ -15,6 +15,10 @@
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/entry-null.json" 2>&1 | FileCheck %s --check-prefix=ENTRYNULL
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/binary.json" 2>&1 | FileCheck %s --check-prefix=BINARY
 // RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/empty-list.json" | FileCheck %s --check-prefix=EMPTY
+// RUN: python3 -c "print('[{\"id\": \"a[{\", \"attributes\": {}},\n  ' + '[' * 100000 + ']' * 100000 + ']')" > %t/deep.json
+// RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/deep.json" 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: python3 -c "print('[' * 64 + ']' * 64)" > %t/depth64.json
+// RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/depth64.json" 2>&1 | FileCheck %s --check-prefix=DEPTH64
 
 // Rule files with values of the wrong JSON type are located errors naming
 // the file, the entry and the field; rules that match nothing are warnings.
@@ -27,6 +31,11 @@
 // RULESOBJ: error: rules file '{{.*}}rules-object.json': expected a JSON array of rules (or an object with a "rules" array)
 // TYPENUM: error: rules file '{{.*}}type-number.json': entry 0, field 'type': expected "constant", "persistent", "scratch" or "*"
 // TYPEANY: error: rules file '{{.*}}type-any.json': entry 0, field 'type': expected "constant", "persistent", "scratch" or "*"
+// A file nested 100,000 levels deep overflowed the stack in the recursive
+// JSON parser; nesting is measured before parsing (brackets inside strings do
+// not count), up to 64 levels parse.
+// DEEP: error: rules file '{{.*}}deep.json' nests arrays and objects more than 64 levels deep (at line 2, column 66); rules need at most four: an array of objects whose 'attributes' is an object
+// DEPTH64: error: rules file '{{.*}}depth64.json': entry 0: expected an object with 'type', 'id' and 'attributes'
 // IDBOOL: error: rules file '{{.*}}id-bool.json': entry 0, field 'id': expected a string or a list of strings
 // IDNESTED: error: rules file '{{.*}}id-nested.json': entry 0, field 'id': expected a string or a list of strings
 // IDEMPTY: error: rules file '{{.*}}id-empty.json': entry 0: rule id list is empty; omit id to match every tensor

@@ -49,3 +49,14 @@ func.func @several(%a: tensor<?xf32>) -> tensor<4xf32> {
   %c:2 = "test.op"(%a) : (tensor<?xf32>) -> (tensor<4xf32>, tensor<2x?xf32>)
   return %c#0 : tensor<4xf32>
 }
+
+// -----
+
+// index elements are planned as 8 bytes (ByteSize.h); a data layout that
+// makes index narrower would read the planned bytes wrongly.
+module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>} {
+  // expected-error @+1 {{argument #0 of type 'tensor<4xindex>' has index elements, which the data layout makes 32 bits wide; helia plans index as 64 bits (use a fixed-width integer element type, or the default index width)}}
+  func.func @narrow_index(%a: tensor<4xindex>) -> tensor<4xindex> {
+    return %a : tensor<4xindex>
+  }
+}

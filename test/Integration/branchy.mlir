@@ -12,6 +12,11 @@
 // IR-LABEL: func.func @model(
 // IR: memref.subview
 // IR-NOT: memref.alloc
+// IR-LABEL: func.func @main()
+// The harness keeps a copy of each result: the next call reuses the arena.
+// IR: call @model(
+// IR-NEXT: memref.alloc
+// IR-NEXT: memref.copy
 
 // CHECK: ( ( 4, 2, 4.5, 7, 2, 11, 9, 6.5 ), ( 4, 0, 3, 6, -6, 14, 4, -3 ) )
 

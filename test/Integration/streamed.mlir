@@ -39,6 +39,11 @@
 // COPIES-NOT: helia.stream
 // COPIES-COUNT-3: memref.copy {{.*}} : memref<1x4x4xf32> to memref<1x4x4xf32>
 // COPIES-NOT: memref.alloc
+// COPIES-LABEL: func.func @main()
+// The harness keeps a copy of each result: the next call reuses the arena.
+// COPIES: call @model(
+// COPIES-NEXT: memref.alloc
+// COPIES-NEXT: memref.copy
 
 // With arena arguments, the harness owns the scratch arena and the stream
 // pool: memref.alloc in arg mode, @model_alloc_arenas in alloc mode. The

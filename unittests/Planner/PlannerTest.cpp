@@ -254,6 +254,14 @@ TEST(Planner, VerifyFindsViolations) {
             PlanErrorKind::CapacityExceeded);
   // Wrong count.
   EXPECT_EQ(errorKind(verify(problem, {0, 16})), PlanErrorKind::InvalidBuffer);
+  // An offset whose end passes INT64_MAX is beyond every capacity; the end
+  // saturates instead of wrapping negative into range.
+  problem.buffers[2].alignment = 1;
+  problem.capacity = 64;
+  EXPECT_EQ(errorKind(verify(problem, {0, 16,
+                                       std::numeric_limits<int64_t>::max() -
+                                           8})),
+            PlanErrorKind::CapacityExceeded);
 }
 
 //===----------------------------------------------------------------------===//

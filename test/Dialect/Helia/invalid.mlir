@@ -206,6 +206,29 @@ helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignme
 
 // -----
 
+// A stream slot lies inside its pool; an offset near 2^63 must not wrap
+// into range (helia-verify-plan accepted it).
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+// expected-error @+1 {{tensor of 64 bytes at offset 9223372036854775792 overruns arena @s of 64 bytes}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 9223372036854775792>]} : () -> tensor<16xf32>
+
+// -----
+
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+// expected-error @+1 {{stream offset 8 in arena @s is not a multiple of its alignment 16}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 8>]} : () -> tensor<4xf32>
+
+// -----
+
+helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
+helia.arena @d {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+// expected-error @+1 {{binding streams into @d which is not a helia.arena marked stream}}
+%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @d, stream_offset = 0>]} : () -> tensor<4xf32>
+
+// -----
+
 // expected-error @+1 {{unknown helia attribute 'helia.bogus'}}
 "test.op"() {helia.bogus} : () -> ()
 
@@ -246,6 +269,18 @@ helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 0, alignmen
 
 // -----
 
+// The accessors are unsigned: -128 must not read as 2^64 - 128.
+// expected-error @+1 {{size must be positive, got -128}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = -128, alignment = 16}
+
+// -----
+
+// -2^63 is a power of two as an unsigned number.
+// expected-error @+1 {{alignment must be a positive power of two, got -9223372036854775808}}
+helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = -9223372036854775808}
+
+// -----
+
 // expected-error @+1 {{alignment must be a positive power of two, got 24}}
 helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 24}
 
@@ -274,9 +309,26 @@ func.func @f(%a: memref<16xi8>, %b: memref<8xi8>) {
 
 // -----
 
-func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
-  // expected-error @+1 {{copies only memrefs of integer or float elements}}
-  helia.stream %a, %b : memref<2xindex>, memref<16xi8>
+func.func @f(%a: memref<2xvector<4xf32>>, %b: memref<32xi8>) {
+  // expected-error @+1 {{copies only memrefs of integer, float, index or complex elements, not 'memref<2xvector<4xf32>>'}}
+  helia.stream %a, %b : memref<2xvector<4xf32>>, memref<32xi8>
+  return
+}
+
+// -----
+
+// index elements take 8 bytes (ByteSize.h), like every other byte size.
+func.func @f(%a: memref<2xindex>, %b: memref<8xi8>) {
+  // expected-error @+1 {{source holds 16 bytes but target holds 8}}
+  helia.stream %a, %b : memref<2xindex>, memref<8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4294967296x4294967296xi8>, %b: memref<16xi8>) {
+  // expected-error @+1 {{copies memrefs of fewer than 2^64 bytes}}
+  helia.stream %a, %b : memref<4294967296x4294967296xi8>, memref<16xi8>
   return
 }
 
@@ -289,3 +341,16 @@ func.func @f(%a: memref<2xindex>, %b: memref<16xi8>) {
 
 // expected-error @+1 {{'helia.unplanned' must be a unit attribute on a function}}
 func.func private @f() attributes {helia.unplanned = 1}
+
+// -----
+
+// Preferred memories hold the tensors written at run time.
+// expected-error @+1 {{platform 'p' prefers memory 'ram', which is read-only at run time (writable = false); preferred memories hold the tensors written at run time: list only readable, writable memories in preferred (keep read-only ones for constants)}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "ram", size = 100, writable = false>], preferred = ["ram"], alignment = 16>} {
+}
+
+// -----
+
+// expected-error @+1 {{platform 'p' prefers memory 'wo', which is not readable (readable = false)}}
+module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "dtcm", size = 100>, #helia.memory_desc<name = "wo", size = 100, readable = false>], preferred = ["dtcm", "wo"], alignment = 16>} {
+}

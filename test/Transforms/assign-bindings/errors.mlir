@@ -32,9 +32,11 @@ module attributes {helia.rules = [#helia.rule<type = scratch, attributes = <memo
 
 // memory-limit lowers a memory's capacity, like heliaAOT's memory
 // constraints; constants that do not fit their memory are reported by arena.
-// expected-error @+1 {{memory 'mram' over capacity: it holds 4194304 bytes but its arenas need 4194320, short by 16 bytes: constant_mram (4194320 bytes)}}
+// The error points at the largest of them.
 module {
   func.func @f() -> tensor<4194305xi8> {
+    // expected-error @+2 {{memory 'mram' over capacity: it holds 4194304 bytes but its arenas need 4194320, short by 16 bytes: constant_mram (4194320 bytes); the tensors there, largest first: '#0' (4194320 bytes, constant read in place)}}
+    // expected-note @+1 {{free 16 bytes of 'mram'; keep some constants' bytes in another memory that holds initialised data (a rule's memory = ...); or raise its memory-limit}}
     %w = arith.constant dense<0> : tensor<4194305xi8>
     return %w : tensor<4194305xi8>
   }
@@ -48,7 +50,7 @@ module {
     return %y : tensor<4xf32>
   }
   func.func @odd(%x: tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{helia cannot plan recursive calls: 'even' is only reachable through a cycle of calls}}
+    // expected-error @+1 {{helia cannot plan recursive calls: 'even' is already running when this call is made}}
     %y = func.call @even(%x) : (tensor<4xf32>) -> tensor<4xf32>
     return %y : tensor<4xf32>
   }
@@ -66,6 +68,47 @@ module {
     // expected-error @+1 {{helia cannot plan recursive calls: 'self' is already running when this call is made}}
     %y = func.call @self(%x) : (tensor<4xf32>) -> tensor<4xf32>
     return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+// Pinned constants that overflow their destination: the error points at the
+// largest, names them all with their bytes, and the note says how to free
+// the shortfall (it pointed at the module and named only the arena).
+module attributes {helia.platform = #helia.platform<name = "p", memories = [
+    #helia.memory_desc<name = "dtcm", size = 256, init = true>,
+    #helia.memory_desc<name = "sram", size = 4096, init = true>,
+    #helia.memory_desc<name = "mram", size = 4096, init = true, nonvolatile = true, writable = false>],
+    preferred = ["dtcm", "sram"], alignment = 16>,
+  helia.rules = [#helia.rule<type = constant, id = ["w*"], attributes = <constant_destination_memory = "dtcm">>]} {
+  func.func @f(%x: tensor<32xf32>) -> tensor<32xf32> {
+    %w1 = arith.constant {helia.name = "w1"} dense<1.0> : tensor<16xf32>
+    // expected-error @+2 {{memory 'dtcm' over capacity: it holds 256 bytes but its arenas need 320, short by 64 bytes: constant_dtcm_from_mram (320 bytes); the tensors there, largest first: 'w2' (128 bytes, pinned from 'mram') 'w3' (128 bytes, pinned from 'mram') 'w1' (64 bytes, pinned from 'mram')}}
+    // expected-note @+1 {{free 64 bytes of 'dtcm'; pin fewer constants there (drop constant_destination_memory from their rule, or stream them with residency = stream); or raise its memory-limit}}
+    %w2 = arith.constant {helia.name = "w2"} dense<2.0> : tensor<32xf32>
+    %w3 = arith.constant {helia.name = "w3"} dense<3.0> : tensor<32xf32>
+    %b = arith.constant {helia.name = "b"} dense<4.0> : tensor<32xf32>
+    %y = "test.op"(%x, %w1, %w2, %w3, %b) : (tensor<32xf32>, tensor<16xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32>
+    return %y : tensor<32xf32>
+  }
+}
+
+// -----
+
+// Persistent tensors a rule put in a memory too small for them.
+module attributes {helia.platform = #helia.platform<name = "p", memories = [
+    #helia.memory_desc<name = "dtcm", size = 64, init = true>,
+    #helia.memory_desc<name = "sram", size = 4096, init = true>,
+    #helia.memory_desc<name = "mram", size = 4096, init = true, nonvolatile = true, writable = false>],
+    preferred = ["dtcm", "sram"], alignment = 16>,
+  helia.rules = [#helia.rule<type = persistent, attributes = <memory = "dtcm">>]} {
+  func.func @f(%x: tensor<32xf32>) -> tensor<32xf32> {
+    // expected-error @+2 {{memory 'dtcm' over capacity: it holds 64 bytes but its arenas need 128, short by 64 bytes: persistent_dtcm (128 bytes); the tensors there, largest first: 'state' (128 bytes, persistent)}}
+    // expected-note @+1 {{free 64 bytes of 'dtcm'; place persistent tensors in another memory with a rule (e.g. memory = "psram"); or raise its memory-limit}}
+    %s = "test.op"() {helia.persistent, helia.name = "state"} : () -> tensor<32xf32>
+    %y = "test.op"(%x, %s) : (tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32>
+    return %y : tensor<32xf32>
   }
 }
 

@@ -158,3 +158,40 @@ module {
     return
   }
 }
+
+// -----
+
+// Only values helia knows before the program runs are constants: constant
+// arenas are read-only images. An argument marked helia.constant would be
+// written there by its caller.
+// expected-error @+1 {{argument #1 is marked helia.constant, but an argument's bytes are the caller's, written at run time, and constant arenas are read-only; drop helia.constant (the argument is then scratch), or make the weight an arith.constant or tosa.const inside the function}}
+func.func @model(%x: tensor<4xf32>, %w: tensor<4xf32> {helia.constant}) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.add ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// A compute op marked helia.constant does not fold: its result is written at
+// run time.
+func.func @model(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{result #0 of 'linalg.mul' is marked helia.constant, but only constant-foldable values (ConstantLike ops such as arith.constant or tosa.const) are constants: this one is computed at run time and would be written into a read-only constant arena; drop helia.constant (the result is then scratch)}}
+  %w = linalg.mul {helia.constant} ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %a = linalg.add ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// So is an operand-free op that folds to nothing (tensor.empty), and an
+// unregistered op that reads run-time values.
+func.func @model(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{result #0 of 'tensor.empty' is marked helia.constant, but only constant-foldable values}}
+  %e = tensor.empty() {helia.constant} : tensor<4xf32>
+  // expected-error @+1 {{result #0 of 'tfl.dequantize' is marked helia.constant, but only constant-foldable values}}
+  %d = "tfl.dequantize"(%x) {helia.constant} : (tensor<4xf32>) -> tensor<4xf32>
+  return %e, %d : tensor<4xf32>, tensor<4xf32>
+}

@@ -9,10 +9,12 @@ module attributes {helia.rules = [#helia.rule<id = ["b*"], attributes = <memory 
   // CHECK-LABEL: func.func @first
   // CHECK-SAME: helia.placement = #helia.placement<id = 0, name = "in", kind = scratch>
   // CHECK-SAME: helia.placement = #helia.placement<id = 1, name = "st", kind = persistent>
-  // CHECK-SAME: helia.placement = #helia.placement<id = 2, kind = constant>
+  // An argument cannot be a constant (its bytes are the caller's; see
+  // errors.mlir).
+  // CHECK-SAME: helia.placement = #helia.placement<id = 2, kind = persistent>
   func.func @first(%in: tensor<2xi8> loc("in"),
                    %st: tensor<2xi8> {helia.persistent} loc("st"),
-                   %k: tensor<2xi8> {helia.constant}) -> tensor<2xi8> {
+                   %k: tensor<2xi8> {tflm.persistent}) -> tensor<2xi8> {
     // Scalars and `none` are not tensors.
     // CHECK: "tfl.no_value"() {value} : () -> none
     %none = "tfl.no_value"() {value} : () -> none
@@ -22,6 +24,8 @@ module attributes {helia.rules = [#helia.rule<id = ["b*"], attributes = <memory 
     %n, %a, %b = "tfl.split"(%c, %in) : (i32, tensor<2xi8>) -> (i32, tensor<1xi8>, tensor<1xi8>) loc(fused["n", "a", "b"])
     // CHECK: "tfl.concat"{{.*}}helia.name = "bc"{{.*}}helia.placement = [#helia.placement<id = 5, name = "bc", kind = scratch, memory = "sram">]
     %bc = "tfl.concat"(%a, %b) {helia.name = "bc"} : (tensor<1xi8>, tensor<1xi8>) -> tensor<2xi8> loc("ignored")
+    // An unregistered op without operands marked helia.constant is an
+    // imported weight: a constant, although helia cannot fold it.
     // CHECK: "tfl.weights"() {helia.constant, helia.placement = [#helia.placement<id = 6, name = "w", kind = constant>]}
     %w = "tfl.weights"() {helia.constant} : () -> tensor<2xi8> loc("w")
     // CHECK: "tfl.add"{{.*}}helia.placement = [#helia.placement<id = 7, name = "sum", kind = scratch>]

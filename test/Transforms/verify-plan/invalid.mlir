@@ -91,6 +91,17 @@ module {
 
 // -----
 
+// The arenas of a memory are summed without wrapping: 2^63 - 1 bytes beside
+// more arenas saturates instead of turning negative and fitting.
+// expected-error @+1 {{memory 'dtcm' holds 524288 bytes but its arenas take at least 9223372036854775807, at least 9223372036854251519 bytes too many}}
+module {
+  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 9223372036854775807, alignment = 16}
+  helia.arena @stream_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+  helia.arena @constant_dtcm_from_mram {role = #helia.role<constant>, memory = "dtcm", source_memory = "mram", size = 128, alignment = 16}
+}
+
+// -----
+
 module {
   // expected-error @+1 {{arena is in a memory that platform 'apollo510_evb' does not have: itcm, dtcm, sram, mram, psram}}
   helia.arena @scratch_l2 {role = #helia.role<scratch>, memory = "l2", size = 64, alignment = 16}

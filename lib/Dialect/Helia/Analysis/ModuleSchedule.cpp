@@ -3,112 +3,252 @@
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::helia;
 
+namespace {
+/// A call of a planned function, seen from the planned function whose step
+/// makes it (directly, or through unplanned functions in between).
+struct CallSite {
+  unsigned caller;
+  unsigned callee;
+  int64_t step;
+  /// The call in the caller's body.
+  Operation *op;
+};
+} // namespace
+
+/// The function `call` calls, if it is one of `functions`.
+static Operation *lookupCallee(CallOpInterface call,
+                               const llvm::StringMap<Operation *> &functions) {
+  auto callee = dyn_cast_if_present<SymbolRefAttr>(
+      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+  if (!callee)
+    return nullptr;
+  return functions.lookup(callee.getLeafReference().getValue());
+}
+
+/// Fails with a located error when the planned call graph has a cycle.
+/// Iterative, so that deep call chains do not exhaust the native stack.
+static LogicalResult
+checkNoRecursion(ArrayRef<FunctionOpInterface> funcs,
+                 ArrayRef<SmallVector<CallSite, 2>> calls) {
+  enum class State : uint8_t { Unvisited, Active, Done };
+  std::vector<State> state(funcs.size(), State::Unvisited);
+  SmallVector<std::pair<unsigned, unsigned>> stack;
+  for (unsigned root = 0; root < funcs.size(); ++root) {
+    if (state[root] != State::Unvisited)
+      continue;
+    state[root] = State::Active;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto &[f, next] = stack.back();
+      if (next == calls[f].size()) {
+        state[f] = State::Done;
+        stack.pop_back();
+        continue;
+      }
+      const CallSite &site = calls[f][next++];
+      if (state[site.callee] == State::Active)
+        return site.op->emitError("helia cannot plan recursive calls: '")
+               << FunctionOpInterface(funcs[site.callee]).getName()
+               << "' is already running when this call is made";
+      if (state[site.callee] == State::Unvisited) {
+        state[site.callee] = State::Active;
+        stack.push_back({site.callee, 0});
+      }
+    }
+  }
+  return success();
+}
+
 FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
   ModuleSchedule schedule;
   SmallVector<FunctionOpInterface> funcs;
-  llvm::StringMap<unsigned> index;
+  llvm::StringMap<Operation *> byName;
+  DenseMap<Operation *, unsigned> index;
   for (auto func : module.getOps<FunctionOpInterface>()) {
+    byName[func.getName()] = func;
     if (!isPlannedFunction(func))
       continue;
-    index[func.getName()] = funcs.size();
+    index[func] = funcs.size();
     funcs.push_back(func);
   }
   for (FunctionOpInterface func : funcs) {
     FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
     if (failed(analysis))
       return failure();
-    Function entry{std::move(*analysis), {}, false};
+    Function entry;
+    entry.analysis = std::move(*analysis);
     schedule.functions.push_back(std::move(entry));
   }
 
-  // Call sites: callee -> (caller, local step of the top-level op).
-  struct CallSite {
-    unsigned caller;
-    int64_t step;
-    Operation *op;
-  };
-  std::vector<SmallVector<CallSite, 1>> callers(funcs.size());
-  // Per caller: local step -> callees, in order.
-  std::vector<std::map<int64_t, SmallVector<std::pair<unsigned, Operation *>, 1>>>
-      calleesAt(funcs.size());
-  for (auto [f, func] : llvm::enumerate(funcs)) {
+  // Calls of planned functions made by each planned function, in program
+  // order. A call of an unplanned function with a body counts as calls of
+  // every planned function it reaches through unplanned ones, at the same
+  // step: that code runs inside the step.
+  unsigned n = funcs.size();
+  std::vector<SmallVector<CallSite, 2>> calls(n);
+  std::vector<unsigned> numSites(n, 0);
+  // The walk visits the ops of a step before those of the next, so each
+  // function's calls are in step order.
+  for (unsigned f = 0; f < n; ++f) {
     const BufferAnalysis &analysis = schedule.functions[f].analysis;
-    func.walk([&](CallOpInterface call) {
-      auto callee = dyn_cast_if_present<SymbolRefAttr>(
-          call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-      if (!callee)
-        return;
-      auto it = index.find(callee.getLeafReference().getValue());
-      if (it == index.end())
+    funcs[f].walk([&](CallOpInterface call) {
+      Operation *target = lookupCallee(call, byName);
+      if (!target)
         return;
       int64_t step = analysis.getStep(call);
-      callers[it->second].push_back({static_cast<unsigned>(f), step, call});
-      calleesAt[f][step].push_back({it->second, call});
+      auto addSite = [&](Operation *callee) {
+        unsigned g = index.lookup(callee);
+        calls[f].push_back({f, g, step, call});
+        ++numSites[g];
+      };
+      if (index.contains(target)) {
+        addSite(target);
+        return;
+      }
+      auto unplanned = cast<FunctionOpInterface>(target);
+      if (unplanned.isExternal())
+        return;
+      llvm::DenseSet<Operation *> seen{target};
+      SmallVector<Operation *> worklist{target};
+      while (!worklist.empty()) {
+        Operation *body = worklist.pop_back_val();
+        body->walk([&](CallOpInterface inner) {
+          Operation *next = lookupCallee(inner, byName);
+          if (!next)
+            return;
+          if (index.contains(next)) {
+            addSite(next);
+            return;
+          }
+          if (!cast<FunctionOpInterface>(next).isExternal() &&
+              seen.insert(next).second)
+            worklist.push_back(next);
+        });
+      }
     });
   }
+  if (failed(checkNoRecursion(funcs, calls)))
+    return failure();
 
-  // Lay out functions depth first; a callee with one call site goes right
-  // before its call's step.
-  enum class State { Unvisited, Active, Done };
-  std::vector<State> state(funcs.size(), State::Unvisited);
-  int64_t next = 0;
-  std::function<LogicalResult(unsigned)> layout = [&](unsigned f) {
-    state[f] = State::Active;
-    Function &fn = schedule.functions[f];
-    int64_t last = fn.analysis.getLastStep();
-    fn.globalStep.resize(last + 1);
-    for (int64_t s = 0; s <= last; ++s) {
-      auto it = calleesAt[f].find(s);
-      if (it != calleesAt[f].end()) {
-        for (auto [g, callOp] : it->second) {
-          if (state[g] == State::Active) {
-            return callOp->emitError("helia cannot plan recursive calls: '")
-                   << funcs[g].getName()
-                   << "' is already running when this call is made",
-                   failure();
-          }
-          if (callers[g].size() == 1 && state[g] == State::Unvisited &&
-              failed(layout(g)))
-            return failure();
-        }
+  // A function called from several sites runs at times the timeline cannot
+  // tell apart: it and everything it calls stay live for the whole program.
+  SmallVector<unsigned> worklist;
+  for (unsigned f = 0; f < n; ++f)
+    if (numSites[f] > 1) {
+      schedule.functions[f].wholeProgram = true;
+      worklist.push_back(f);
+    }
+  while (!worklist.empty()) {
+    unsigned f = worklist.pop_back_val();
+    for (const CallSite &site : calls[f])
+      if (!schedule.functions[site.callee].wholeProgram) {
+        schedule.functions[site.callee].wholeProgram = true;
+        worklist.push_back(site.callee);
       }
-      fn.globalStep[s] = next++;
-    }
-    state[f] = State::Done;
-    return success();
+  }
+  auto isNested = [&](unsigned g) {
+    return numSites[g] == 1 && !schedule.functions[g].wholeProgram;
   };
-  for (unsigned f = 0; f < funcs.size(); ++f)
-    if (state[f] == State::Unvisited && callers[f].size() != 1 &&
-        failed(layout(f)))
-      return failure();
-  // What is left is only reachable through calls from functions never laid
-  // out, which cannot happen without a cycle.
-  for (unsigned f = 0; f < funcs.size(); ++f)
-    if (state[f] == State::Unvisited) {
-      const CallSite &site = callers[f].front();
-      return site.op->emitError("helia cannot plan recursive calls: '")
-                 << funcs[f].getName() << "' is only reachable through a "
-                 << "cycle of calls",
-             failure();
+
+  // Lay out the functions that no single call site owns, one after another
+  // in module order, each with the functions nested in its steps (depth
+  // first, with an explicit stack).
+  struct Frame {
+    unsigned func;
+    int64_t step = 0;
+    /// Next call of the function to look at.
+    unsigned call = 0;
+    /// The first call of the current step.
+    unsigned stepCalls = 0;
+    /// The current step's start has been assigned.
+    bool started = false;
+  };
+  int64_t next = 0;
+  SmallVector<Frame> stack;
+  for (unsigned root = 0; root < n; ++root) {
+    if (isNested(root))
+      continue;
+    stack.push_back({root});
+    while (!stack.empty()) {
+      Frame &frame = stack.back();
+      Function &fn = schedule.functions[frame.func];
+      int64_t last = fn.analysis.getLastStep();
+      if (frame.step == 0 && !frame.started) {
+        fn.start.assign(last + 1, 0);
+        fn.end.assign(last + 1, 0);
+      }
+      if (frame.step > last) {
+        stack.pop_back();
+        continue;
+      }
+      if (!frame.started) {
+        fn.start[frame.step] = next++;
+        frame.started = true;
+        frame.stepCalls = frame.call;
+      }
+      ArrayRef<CallSite> sites = calls[frame.func];
+      // Skip the calls of this step whose callee is not nested here.
+      while (frame.call < sites.size() &&
+             sites[frame.call].step == frame.step &&
+             !isNested(sites[frame.call].callee))
+        ++frame.call;
+      if (frame.call < sites.size() && sites[frame.call].step == frame.step) {
+        unsigned callee = sites[frame.call++].callee;
+        stack.push_back({callee});
+        continue;
+      }
+      // Every callee of the step has run: the step ends after them, and
+      // their return steps end with it (results are copied out then).
+      bool hasCallees = false;
+      for (const CallSite &site : sites.slice(frame.stepCalls,
+                                              frame.call - frame.stepCalls))
+        hasCallees |= isNested(site.callee);
+      fn.end[frame.step] = hasCallees ? next++ : fn.start[frame.step];
+      for (const CallSite &site : sites.slice(frame.stepCalls,
+                                              frame.call - frame.stepCalls))
+        if (isNested(site.callee))
+          schedule.functions[site.callee].end.back() = fn.end[frame.step];
+      ++frame.step;
+      frame.started = false;
     }
-  for (unsigned f = 0; f < funcs.size(); ++f)
-    schedule.functions[f].wholeProgram = callers[f].size() > 1;
+  }
   schedule.numSteps = next;
   return schedule;
 }
 
-int64_t ModuleSchedule::toGlobal(unsigned func, int64_t step) const {
-  return functions[func].globalStep[step];
+int64_t ModuleSchedule::getStepStart(unsigned func, int64_t step) const {
+  return functions[func].start[step];
+}
+
+int64_t ModuleSchedule::getStepEnd(unsigned func, int64_t step) const {
+  return functions[func].end[step];
 }
 
 std::pair<int64_t, int64_t>
 ModuleSchedule::getLifetime(unsigned func, const BufferInfo &buffer) const {
-  if (functions[func].wholeProgram)
+  const Function &fn = functions[func];
+  if (fn.wholeProgram)
     return {0, numSteps - 1};
-  return {toGlobal(func, buffer.firstStep), toGlobal(func, buffer.lastStep)};
+  Value root = fn.analysis.getTensors()[buffer.members.front()].value;
+  Operation *owner = root.getDefiningOp();
+  bool definedAtEnd =
+      owner && owner->getParentOp() == fn.analysis.getFunction().getOperation();
+  int64_t first = definedAtEnd ? fn.end[buffer.firstStep]
+                               : fn.start[buffer.firstStep];
+  return {first, fn.end[buffer.lastStep]};
+}
+
+std::pair<int64_t, int64_t>
+ModuleSchedule::getStreamWindow(unsigned func,
+                                const BufferInfo &buffer) const {
+  const Function &fn = functions[func];
+  if (fn.wholeProgram || buffer.readSteps.empty())
+    return {0, numSteps - 1};
+  return {fn.start[buffer.readSteps.front()], fn.end[buffer.readSteps.back()]};
 }

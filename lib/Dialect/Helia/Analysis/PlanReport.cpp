@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -87,18 +88,26 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
                        (long long)t->firstStep, (long long)t->lastStep);
   }
 
+  // Saturating sums: a hand-written plan may hold arenas of up to 2^63 - 1
+  // bytes.
+  auto addBytes = [](int64_t a, int64_t b) {
+    return static_cast<int64_t>(std::min<uint64_t>(
+        llvm::SaturatingAdd(static_cast<uint64_t>(a),
+                            static_cast<uint64_t>(b)),
+        std::numeric_limits<int64_t>::max()));
+  };
   int64_t streamed = 0, hydrated = 0;
   unsigned numStreamed = 0, numFallbacks = 0;
   for (const PlanTensor &t : tensors) {
     if (t.streamArena) {
-      streamed += t.size;
+      streamed = addBytes(streamed, t.size);
       ++numStreamed;
     }
     numFallbacks += t.streamFallback;
   }
   for (const PlanArena &a : arenas)
     if (a.staged)
-      hydrated += a.size;
+      hydrated = addBytes(hydrated, a.size);
   os << "\nCopies\n";
   os << "  hydrated at init: " << formatBytes(hydrated) << "\n";
   os << "  streamed per run: " << formatBytes(streamed) << " in "

@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -84,36 +85,6 @@ TensorKind mlir::helia::getTensorKind(Value value) {
   return TensorKind::Scratch;
 }
 
-std::optional<uint64_t> mlir::helia::getTensorByteSize(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
-    return std::nullopt;
-  Type element = shaped.getElementType();
-  uint64_t elementBytes;
-  if (auto complex = dyn_cast<ComplexType>(element)) {
-    Type inner = complex.getElementType();
-    if (!inner.isIntOrFloat())
-      return std::nullopt;
-    elementBytes = 2 * llvm::divideCeil(inner.getIntOrFloatBitWidth(), 8);
-  } else if (element.isIntOrFloat()) {
-    elementBytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-  } else if (element.isIndex()) {
-    elementBytes = 8;
-  } else {
-    return std::nullopt;
-  }
-  uint64_t bytes = elementBytes;
-  for (int64_t dim : shaped.getShape()) {
-    if (dim < 0)
-      return std::nullopt;
-    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() /
-                                static_cast<uint64_t>(dim))
-      return std::nullopt;
-    bytes *= static_cast<uint64_t>(dim);
-  }
-  return bytes;
-}
-
 /// The attribute `name` of a tensor: for an entry-block argument its
 /// function's argument attribute, for a result the entry of its op's array.
 template <typename AttrT>
@@ -158,11 +129,55 @@ static LogicalResult checkPlannable(Value value, Location loc,
     return emitError(loc) << what << " of type " << type
                           << " has no byte size (element type without a bit "
                              "width, or more than 2^64 bytes)";
+  // Planned buffers give an index element kIndexByteSize bytes; a module
+  // that lowers index to another width would read past or short of them.
+  if (isa<IndexType>(type.getElementType())) {
+    Operation *scope = value.getParentBlock()->getParentOp();
+    uint64_t bits = DataLayout::closest(scope).getTypeSizeInBits(
+        type.getElementType());
+    if (bits != 8 * kIndexByteSize)
+      return emitError(loc)
+             << what << " of type " << type
+             << " has index elements, which the data layout makes " << bits
+             << " bits wide; helia plans index as " << 8 * kIndexByteSize
+             << " bits (use a fixed-width integer element type, or the "
+                "default index width)";
+  }
   if (*bytes > kMaxTensorBytes)
     return emitError(loc) << what << " of type " << type << " takes "
                           << *bytes
                           << " bytes; helia plans tensors of up to 2^40 bytes";
   return success();
+}
+
+/// Checks that a tensor of kind constant has a value helia knows before the
+/// program runs: constant arenas are read-only images, so a value computed
+/// (or passed in) at run time would be written into them.
+static LogicalResult checkConstant(Value value, Location loc,
+                                   StringRef what) {
+  if (isa<BlockArgument>(value))
+    return emitError(loc)
+           << what << " is marked helia.constant, but an argument's bytes "
+           << "are the caller's, written at run time, and constant arenas "
+           << "are read-only; drop helia.constant (the argument is then "
+           << "scratch), or make the weight an arith.constant or tosa.const "
+           << "inside the function";
+  Operation *op = value.getDefiningOp();
+  if (matchPattern(value, m_Constant()))
+    return success();
+  // An unregistered op without operands or regions (an imported weight such
+  // as `tfl.pseudo_const`) cannot depend on run-time values; helia cannot
+  // fold it, but plans it (its bytes come from the importer).
+  if (!op->isRegistered() && op->getNumOperands() == 0 &&
+      op->getNumRegions() == 0)
+    return success();
+  return emitError(loc)
+         << what << " of '" << op->getName()
+         << "' is marked helia.constant, but only constant-foldable values "
+            "(ConstantLike ops such as arith.constant or tosa.const) are "
+            "constants: this one is computed at run time and would be "
+            "written into a read-only constant arena; drop helia.constant "
+            "(the result is then scratch)";
 }
 
 FailureOr<SmallVector<TensorInfo>>
@@ -190,8 +205,13 @@ mlir::helia::collectTensors(FunctionOpInterface func) {
       ok = false;
       return;
     }
-    tensors.push_back({value, nextId++, getTensorName(value),
-                       getTensorKind(value)});
+    TensorKind kind = getTensorKind(value);
+    if (kind == TensorKind::Constant &&
+        failed(checkConstant(value, loc, what.str()))) {
+      ok = false;
+      return;
+    }
+    tensors.push_back({value, nextId++, getTensorName(value), kind});
   };
   for (BlockArgument arg : body.front().getArguments())
     add(arg, arg.getLoc(), "argument #" + Twine(arg.getArgNumber()));

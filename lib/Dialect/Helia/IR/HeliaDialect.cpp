@@ -1,6 +1,7 @@
 //===- HeliaDialect.cpp - helia dialect and attributes --------------------===//
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
@@ -93,6 +94,23 @@ PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!names.contains(pref.getValue()))
       return emitError() << "platform '" << name << "' prefers memory '"
                          << pref.getValue() << "' which it does not declare";
+    // Scratch and persistent tensors, and the stream pool, go to the
+    // preferred memories, and all of them are written and read at run time.
+    auto desc = *llvm::find_if(
+        memories.getAsRange<MemoryDescAttr>(),
+        [&](MemoryDescAttr memory) {
+          return memory.getName() == pref.getValue();
+        });
+    if (!desc.getWritable() || !desc.getReadable())
+      return emitError()
+             << "platform '" << name << "' prefers memory '" << pref.getValue()
+             << "', which is "
+             << (desc.getWritable() ? "not readable (readable = false)"
+                                    : "read-only at run time (writable = "
+                                      "false)")
+             << "; preferred memories hold the tensors written at run time: "
+                "list only readable, writable memories in preferred (keep "
+                "read-only ones for constants)";
     if (!seen.insert(pref.getValue()).second)
       return emitError() << "platform '" << name << "' lists memory '"
                          << pref.getValue() << "' twice in its preferred order";
@@ -245,22 +263,44 @@ static LogicalResult verifyBindingAgainstArena(Operation *anchor,
       arena.getSourceMemoryOrMemory() != binding.getSourceMemory().getValue())
     return anchor->emitOpError("binding role and memories disagree with arena ")
            << binding.getArena();
-  if (auto shaped = dyn_cast<ShapedType>(type);
-      shaped && shaped.hasStaticShape() &&
-      shaped.getElementType().isIntOrIndexOrFloat()) {
-    // Checked arithmetic: a hand-written binding may sit on a type of more
-    // than 2^64 bytes.
-    int64_t bytes = (shaped.getElementTypeBitWidth() + 7) / 8;
-    bool overflow = false;
-    for (int64_t dim : shaped.getShape())
-      overflow |= llvm::MulOverflow(bytes, dim, bytes);
-    uint64_t size = static_cast<uint64_t>(arena.getSize());
-    if (overflow || static_cast<uint64_t>(bytes) > size ||
-        binding.getOffset() > size - static_cast<uint64_t>(bytes))
-      return anchor->emitOpError("tensor of ")
-             << bytes << " bytes at offset " << binding.getOffset()
-             << " overruns arena " << binding.getArena() << " of "
-             << arena.getSize() << " bytes";
+  // A tensor of a sized type lies inside its arena, and its stream slot (if
+  // any) inside the stream pool. A hand-written binding may sit on a type of
+  // more than 2^64 bytes (nullopt), which overruns every arena.
+  auto shaped = dyn_cast<ShapedType>(type);
+  bool sized = shaped && shaped.hasStaticShape() &&
+               getElementByteSize(shaped.getElementType());
+  std::optional<uint64_t> bytes =
+      sized ? getTensorByteSize(shaped) : std::nullopt;
+  auto checkBounds = [&](ArenaOp target, uint64_t offset) -> LogicalResult {
+    if (!sized)
+      return success();
+    uint64_t size = static_cast<uint64_t>(target.getSizeAttr().getInt());
+    if (bytes && *bytes <= size && offset <= size - *bytes)
+      return success();
+    InFlightDiagnostic diag = anchor->emitOpError("tensor of ");
+    if (bytes)
+      diag << *bytes;
+    else
+      diag << "more than 2^64";
+    return diag << " bytes at offset " << offset << " overruns arena @"
+                << target.getSymName() << " of "
+                << target.getSizeAttr().getInt() << " bytes";
+  };
+  if (failed(checkBounds(arena, binding.getOffset())))
+    return failure();
+  if (FlatSymbolRefAttr streamArena = binding.getStreamArena()) {
+    auto pool = dyn_cast_or_null<ArenaOp>(
+        SymbolTable::lookupSymbolIn(module, streamArena));
+    if (!pool || !pool.getStream())
+      return anchor->emitOpError("binding streams into ")
+             << streamArena << " which is not a helia.arena marked stream";
+    uint64_t poolAlign = pool.getAlignment();
+    if (poolAlign > 0 && *binding.getStreamOffset() % poolAlign != 0)
+      return anchor->emitOpError("stream offset ")
+             << *binding.getStreamOffset() << " in arena " << streamArena
+             << " is not a multiple of its alignment " << poolAlign;
+    if (failed(checkBounds(pool, *binding.getStreamOffset())))
+      return failure();
   }
   return success();
 }

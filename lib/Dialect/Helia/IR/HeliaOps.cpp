@@ -1,9 +1,11 @@
 //===- HeliaOps.cpp - helia operations ------------------------------------===//
 
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -13,11 +15,16 @@ using namespace mlir::helia;
 //===----------------------------------------------------------------------===//
 
 LogicalResult ArenaOp::verify() {
-  if (getSize() <= 0)
-    return emitOpError("size must be positive, got ") << getSize();
-  if (getAlignment() <= 0 || !llvm::isPowerOf2_64(getAlignment()))
+  // The accessors are unsigned: read the stored signed values, so that
+  // `size = -128` is not taken for 2^64 - 128 (nor printed as
+  // `memref<-128xi8>` by the lowering).
+  int64_t size = getSizeAttr().getInt();
+  int64_t alignment = getAlignmentAttr().getInt();
+  if (size <= 0)
+    return emitOpError("size must be positive, got ") << size;
+  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
     return emitOpError("alignment must be a positive power of two, got ")
-           << getAlignment();
+           << alignment;
   if (getMemory().empty())
     return emitOpError("needs a non-empty memory");
   if (getRole() != ArenaRole::Constant && isStaged())
@@ -30,36 +37,35 @@ LogicalResult ArenaOp::verify() {
 }
 
 int64_t mlir::helia::getArenaBytesIn(ModuleOp module, StringRef memory) {
-  int64_t used = 0;
+  // Saturating: hand-written arenas of up to 2^63 - 1 bytes each must not
+  // wrap the sum into a number that fits.
+  uint64_t used = 0;
   for (ArenaOp arena : module.getOps<ArenaOp>()) {
     if (arena.getMemory() == memory)
-      used += arena.getSize();
+      used = llvm::SaturatingAdd(used, arena.getSize());
     if (arena.isStaged() && arena.getSourceMemoryOrMemory() == memory)
-      used += arena.getSize();
+      used = llvm::SaturatingAdd(used, arena.getSize());
   }
-  return used;
+  return static_cast<int64_t>(
+      std::min<uint64_t>(used, std::numeric_limits<int64_t>::max()));
 }
 
 //===----------------------------------------------------------------------===//
 // HydrateOp / StreamOp
 //===----------------------------------------------------------------------===//
 
-/// Byte size of a statically shaped memref, or nullopt for element types
-/// without a bit width.
-static std::optional<uint64_t> getByteSize(MemRefType type) {
-  Type element = type.getElementType();
-  if (!element.isIntOrIndexOrFloat() || element.isIndex())
-    return std::nullopt;
-  return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
-}
-
 static LogicalResult verifyCopy(Operation *op, Value source, Value target) {
   auto sourceType = cast<MemRefType>(source.getType());
   auto targetType = cast<MemRefType>(target.getType());
-  std::optional<uint64_t> sourceBytes = getByteSize(sourceType);
-  std::optional<uint64_t> targetBytes = getByteSize(targetType);
+  std::optional<uint64_t> sourceBytes = getTensorByteSize(sourceType);
+  std::optional<uint64_t> targetBytes = getTensorByteSize(targetType);
+  for (MemRefType type : {sourceType, targetType})
+    if (!getElementByteSize(type.getElementType()))
+      return op->emitOpError("copies only memrefs of integer, float, index "
+                             "or complex elements, not ")
+             << type;
   if (!sourceBytes || !targetBytes)
-    return op->emitOpError("copies only memrefs of integer or float elements");
+    return op->emitOpError("copies memrefs of fewer than 2^64 bytes");
   if (*sourceBytes != *targetBytes)
     return op->emitOpError("source holds ")
            << *sourceBytes << " bytes but target holds " << *targetBytes;

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -32,7 +33,7 @@ namespace {
 
 /// Identifies an arena: (role, memory, source memory, stream pool).
 struct ArenaKey {
-  ArenaRole role;
+  ArenaRole role = ArenaRole::Scratch;
   std::string memory;
   std::string source;
   bool stream = false;
@@ -248,6 +249,15 @@ static int64_t alignTo(int64_t value, int64_t align) {
   return static_cast<int64_t>(llvm::alignTo(value, align));
 }
 
+/// a + b for non-negative byte counts, saturating at INT64_MAX: a sum that
+/// saturates is above every capacity (at most 2^62) and fails the capacity
+/// checks instead of wrapping into a size that fits.
+static int64_t addBytes(int64_t a, int64_t b) {
+  return static_cast<int64_t>(std::min<uint64_t>(
+      llvm::SaturatingAdd(static_cast<uint64_t>(a), static_cast<uint64_t>(b)),
+      std::numeric_limits<int64_t>::max()));
+}
+
 LogicalResult HeliaAssignBindings::parseLimits() {
   FailureOr<llvm::StringMap<int64_t>> capacities = getMemoryCapacities(
       platformAttr, memoryLimits, getOperation().getLoc());
@@ -299,7 +309,7 @@ int64_t HeliaAssignBindings::freeBytes(StringRef memory) const {
   int64_t used = 0;
   for (const auto &[key, bytes] : arenaSizes)
     if (key.memory == memory)
-      used += bytes;
+      used = addBytes(used, bytes);
   return capacity.lookup(memory) - used;
 }
 
@@ -344,7 +354,7 @@ LogicalResult HeliaAssignBindings::chooseConstantHomes() {
                     !plan.info->readSteps.empty();
     int64_t &offset = next[plan.arena];
     plan.offset = offset;
-    offset += plan.alignedSize;
+    offset = addBytes(offset, plan.alignedSize);
   }
   // Every key has a binding pointing at it, so every key gets its arena,
   // even when its constants are all empty (tensor<0xf32>).
@@ -390,7 +400,7 @@ LogicalResult HeliaAssignBindings::choosePersistentHomes() {
     plan.arena = {ArenaRole::Persistent, home, home};
     int64_t &offset = next[plan.arena];
     plan.offset = offset;
-    offset += plan.alignedSize;
+    offset = addBytes(offset, plan.alignedSize);
   }
   for (const auto &[key, size] : next)
     addArenaBytes(key, size);
@@ -428,14 +438,8 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
   for (auto [i, plan] : llvm::enumerate(plans)) {
     if (!plan.streamed)
       continue;
-    const BufferInfo &info = *plan.info;
-    if (schedule->getFunctions()[plan.func].wholeProgram) {
-      plan.streamFirst = 0;
-      plan.streamLast = schedule->getNumSteps() - 1;
-    } else {
-      plan.streamFirst = schedule->toGlobal(plan.func, info.readSteps.front());
-      plan.streamLast = schedule->toGlobal(plan.func, info.readSteps.back());
-    }
+    std::tie(plan.streamFirst, plan.streamLast) =
+        schedule->getStreamWindow(plan.func, *plan.info);
     streamed.push_back(i);
   }
   if (streamed.empty())
@@ -450,12 +454,23 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
     poolMemory = (*platformAttr.getPreferredList().begin()).getValue().str();
   }
   MemoryDescAttr pool = platformAttr.lookupMemory(poolMemory);
-  if (!pool || !pool.getWritable())
-    return emitError(getOperation().getLoc())
-           << "stream-pool '" << poolMemory
-           << "' must name a writable memory of platform '"
-           << platformAttr.getName()
-           << "': " << platformAttr.getMemoryNamesForDiagnostic();
+  if (!pool || !pool.getWritable() || !pool.getReadable()) {
+    // List only the memories that can hold the pool.
+    SmallVector<StringRef> choices;
+    for (MemoryDescAttr memory : platformAttr.getMemoryList())
+      if (memory.getWritable() && memory.getReadable())
+        choices.push_back(memory.getName());
+    InFlightDiagnostic diag = emitError(getOperation().getLoc())
+                              << "stream-pool '" << poolMemory << "' ";
+    if (!pool)
+      diag << "is not a memory of platform '" << platformAttr.getName() << "'";
+    else
+      diag << "is " << (pool.getWritable() ? "not readable" : "read-only")
+           << " on platform '" << platformAttr.getName() << "'";
+    diag << "; the pool must be a readable, writable memory: ";
+    llvm::interleaveComma(choices, diag);
+    return diag;
+  }
 
   // Earliest reader first; a constant the budget cannot hold is read in
   // place instead.
@@ -573,6 +588,8 @@ LogicalResult HeliaAssignBindings::packScratch() {
   // Walk the preferred memories; each takes the open buffers it can hold and
   // spills the rest to the next one.
   llvm::MapVector<StringRef, SmallVector<unsigned>> assigned;
+  // Packings with the chosen algorithm that fit, by preferred memory.
+  llvm::StringMap<planner::Solution> packed;
   for (auto &[memory, members] : fixed)
     assigned[memory] = members;
   SmallVector<unsigned> pending = open;
@@ -615,37 +632,56 @@ LogicalResult HeliaAssignBindings::packScratch() {
     // Then the packing decides: the open buffers reaching the highest
     // addresses spill, one after the first packing, then up to two, four,
     // ..., so that a memory far too small is settled in O(log n) packings.
-    size_t batch = 1;
-    while (load.peak() <= budget) {
-      FailureOr<planner::Solution> solution =
-          pack(members, /*stream=*/false, planner::Algorithm::Heuristic);
-      if (failed(solution))
-        return failure();
-      if (solution->peak <= budget)
-        break;
-      // (top address, position in members), highest first, ties in member
-      // order.
-      SmallVector<std::pair<int64_t, size_t>> tops;
-      for (auto [k, i] : llvm::enumerate(members))
-        if (candidates.contains(i))
-          tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
-      if (tops.empty())
-        break; // Only fixed buffers left: checked below.
-      llvm::sort(tops, [](const auto &a, const auto &b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-      size_t above = llvm::count_if(
-          tops, [&](const auto &top) { return top.first > budget; });
-      llvm::DenseSet<unsigned> gone;
-      for (auto [top, k] :
-           ArrayRef(tops).take_front(std::max<size_t>(1, std::min(batch, above)))) {
-        candidates.erase(members[k]);
-        spilled.push_back(members[k]);
-        gone.insert(members[k]);
+    // Returns the packing of `members` that fits, if any.
+    auto spillUntilPacked = [&](planner::Algorithm algo)
+        -> FailureOr<std::optional<planner::Solution>> {
+      size_t batch = 1;
+      while (load.peak() <= budget) {
+        FailureOr<planner::Solution> solution =
+            pack(members, /*stream=*/false, algo);
+        if (failed(solution))
+          return failure();
+        if (solution->peak <= budget)
+          return std::optional<planner::Solution>(std::move(*solution));
+        // (top address, position in members), highest first, ties in member
+        // order.
+        SmallVector<std::pair<int64_t, size_t>> tops;
+        for (auto [k, i] : llvm::enumerate(members))
+          if (candidates.contains(i))
+            tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
+        if (tops.empty())
+          break; // Only fixed buffers left: checked below.
+        llvm::sort(tops, [](const auto &a, const auto &b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        size_t above = llvm::count_if(
+            tops, [&](const auto &top) { return top.first > budget; });
+        llvm::DenseSet<unsigned> gone;
+        for (auto [top, k] : ArrayRef(tops).take_front(
+                 std::max<size_t>(1, std::min(batch, above)))) {
+          candidates.erase(members[k]);
+          spilled.push_back(members[k]);
+          gone.insert(members[k]);
+          load.add(plans[members[k]].first, plans[members[k]].last,
+                   -plans[members[k]].alignedSize);
+        }
+        llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
+        batch *= 2;
       }
-      llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
-      batch *= 2;
-    }
+      return std::optional<planner::Solution>();
+    };
+    // The fast heuristic settles most spills; the final packing with the
+    // chosen algorithm must fit too, or a memory would fail where a smaller
+    // one (that spilled more) succeeds: it goes on spilling until it does.
+    // `best` never packs worse than `heuristic`, so it only packs once more.
+    FailureOr<std::optional<planner::Solution>> fit =
+        spillUntilPacked(planner::Algorithm::Heuristic);
+    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic)
+      fit = spillUntilPacked(algorithm);
+    if (failed(fit))
+      return failure();
+    if (*fit)
+      packed.insert({memory, std::move(**fit)});
     if (remarks)
       for (unsigned i : spilled)
         emitRemark(locOf(plans[i]))
@@ -680,12 +716,16 @@ LogicalResult HeliaAssignBindings::packScratch() {
     return failure();
   }
 
-  // Final packing of each memory with the chosen algorithm.
+  // Final packing of each memory with the chosen algorithm (the preferred
+  // ones were packed so while spilling).
   for (auto &[memory, members] : assigned) {
     if (members.empty())
       continue;
-    FailureOr<planner::Solution> solution =
-        pack(members, /*stream=*/false, algorithm);
+    FailureOr<planner::Solution> solution = failure();
+    if (auto it = packed.find(memory); it != packed.end())
+      solution = std::move(it->second);
+    else
+      solution = pack(members, /*stream=*/false, algorithm);
     if (failed(solution))
       return failure();
     if (solution->peak > freeBytes(memory)) {
@@ -707,13 +747,33 @@ LogicalResult HeliaAssignBindings::checkCapacities(ModuleOp module) {
     int64_t free = freeBytes(memory.getName());
     if (free >= 0)
       continue;
-    InFlightDiagnostic diag = emitError(module.getLoc())
-                              << "memory '" << memory.getName()
-                              << "' over capacity: it holds "
-                              << capacity.lookup(memory.getName())
-                              << " bytes but its arenas need "
-                              << capacity.lookup(memory.getName()) - free
-                              << ", short by " << -free << " bytes:";
+    // The constants and persistent tensors that take bytes of this memory
+    // (scratch and the stream pool report their own shortfalls), largest
+    // first: the error points at the largest and names them.
+    enum class Use { Pinned, Source, Cold, Persistent };
+    SmallVector<std::pair<unsigned, Use>> users;
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      const ArenaKey &key = plan.arena;
+      if (plan.alignedSize == 0 || key.role == ArenaRole::Scratch)
+        continue;
+      bool staged = key.source != key.memory;
+      if (key.memory == memory.getName())
+        users.push_back({i, key.role == ArenaRole::Persistent ? Use::Persistent
+                            : staged                          ? Use::Pinned
+                                                              : Use::Cold});
+      else if (staged && key.source == memory.getName())
+        users.push_back({i, Use::Source});
+    }
+    llvm::stable_sort(users, [&](const auto &a, const auto &b) {
+      return plans[a.first].alignedSize > plans[b.first].alignedSize;
+    });
+    InFlightDiagnostic diag =
+        emitError(users.empty() ? module.getLoc()
+                                : locOf(plans[users.front().first]))
+        << "memory '" << memory.getName() << "' over capacity: it holds "
+        << capacity.lookup(memory.getName()) << " bytes but its arenas need "
+        << capacity.lookup(memory.getName()) - free << ", short by " << -free
+        << " bytes:";
     for (const auto &[key, bytes] : arenaSizes)
       if (key.memory == memory.getName())
         diag << " "
@@ -721,6 +781,51 @@ LogicalResult HeliaAssignBindings::checkCapacities(ModuleOp module) {
                      ? "source blobs of staged constants"
                      : key.getName())
              << " (" << bytes << " bytes)";
+    if (users.empty())
+      return failure();
+    constexpr size_t kMaxNamed = 8;
+    diag << "; the tensors there, largest first:";
+    bool uses[4] = {false, false, false, false};
+    for (auto [n, user] : llvm::enumerate(users)) {
+      uses[static_cast<unsigned>(user.second)] = true;
+      if (n == kMaxNamed) {
+        diag << " and " << users.size() - kMaxNamed << " more";
+        continue;
+      }
+      if (n > kMaxNamed)
+        continue;
+      const BufferPlan &plan = plans[user.first];
+      diag << " " << describe(plan) << " (" << plan.alignedSize << " bytes, ";
+      switch (user.second) {
+      case Use::Pinned:
+        diag << "pinned from '" << plan.arena.source << "'";
+        break;
+      case Use::Source:
+        diag << "source of a constant pinned to '" << plan.arena.memory
+             << "'";
+        break;
+      case Use::Cold:
+        diag << "constant read in place";
+        break;
+      case Use::Persistent:
+        diag << "persistent";
+        break;
+      }
+      diag << ")";
+    }
+    Diagnostic &note = diag.attachNote();
+    note << "free " << -free << " bytes of '" << memory.getName() << "'";
+    if (uses[static_cast<unsigned>(Use::Pinned)])
+      note << "; pin fewer constants there (drop constant_destination_memory "
+              "from their rule, or stream them with residency = stream)";
+    if (uses[static_cast<unsigned>(Use::Source)] ||
+        uses[static_cast<unsigned>(Use::Cold)])
+      note << "; keep some constants' bytes in another memory that holds "
+              "initialised data (a rule's memory = ...)";
+    if (uses[static_cast<unsigned>(Use::Persistent)])
+      note << "; place persistent tensors in another memory with a rule "
+              "(e.g. memory = \"psram\")";
+    note << "; or raise its memory-limit";
     return failure();
   }
   return success();
@@ -730,6 +835,12 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
   MLIRContext *ctx = &getContext();
   for (auto arena : llvm::make_early_inc_range(module.getOps<ArenaOp>()))
     arena.erase();
+  // Names derive from memory names, so two keys may want the same one (a
+  // memory named "dtcm_from_mram" and dtcm staged from mram), as may any
+  // other symbol of the module: the symbol table renames a clash with a
+  // suffix, in the deterministic order of the keys.
+  SymbolTable symbols(module);
+  std::map<ArenaKey, FlatSymbolRefAttr> arenaNames;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   for (const auto &[key, bytes] : arenaSizes) {
     if (StringRef(key.source).ends_with("@blob"))
@@ -742,7 +853,7 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
         builder.getI64IntegerAttr(std::max<int64_t>(bytes, alignment)),
         builder.getI64IntegerAttr(alignment),
         key.stream ? builder.getUnitAttr() : UnitAttr());
-    (void)arena;
+    arenaNames[key] = FlatSymbolRefAttr::get(symbols.insert(arena));
   }
 
   StringAttr bindingName =
@@ -754,13 +865,13 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
     FlatSymbolRefAttr streamArena;
     std::optional<uint64_t> streamOffset;
     if (plan.streamed) {
-      for (const auto &[k, bytes] : arenaSizes)
+      for (const auto &[k, name] : arenaNames)
         if (k.stream)
-          streamArena = FlatSymbolRefAttr::get(ctx, k.getName());
+          streamArena = name;
       streamOffset = plan.streamOffset;
     }
     auto binding = BindingAttr::get(
-        ctx, FlatSymbolRefAttr::get(ctx, key.getName()), key.role,
+        ctx, arenaNames.at(key), key.role,
         StringAttr::get(ctx, key.memory), StringAttr::get(ctx, key.source),
         plan.offset, streamArena, streamOffset);
     const BufferAnalysis &analysis = analysisOf(plan.func);

@@ -184,7 +184,6 @@ private:
   void supplyArenas(ModuleOp module);
   LogicalResult bufferize(ModuleOp module);
   LogicalResult checkNoAllocations();
-  LogicalResult checkOwnerResults();
 
   /// Helpers of lowerFunction.
   Value getArenaBase(StringAttr arena, bool blob);
@@ -214,7 +213,8 @@ private:
   }
   void castCallOperands(OpBuilder &builder, func::CallOp call);
   StringAttr getSlotMemory(BindingAttr binding) const;
-  void typeResults(func::FuncOp func, ModuleOp module);
+  void typeResults(func::FuncOp func, SymbolUserMap &users,
+                   const llvm::DenseSet<Operation *> &plannedSet);
 
   /// Arenas in declaration order.
   llvm::MapVector<StringAttr, Arena> arenas;
@@ -914,7 +914,9 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
 /// gets its memory as encoding (`tensor<8xf32, #helia.memory<"dtcm">>`), so
 /// that bufferization returns the view itself instead of a copy in the
 /// default memory space. Callers cast back to the plain tensor type.
-void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
+void HeliaLowerToMemref::typeResults(
+    func::FuncOp func, SymbolUserMap &users,
+    const llvm::DenseSet<Operation *> &plannedSet) {
   auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   SmallVector<Type> resultTypes(func.getResultTypes());
   OpBuilder builder(returnOp);
@@ -938,13 +940,14 @@ void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
   SmallVector<Type> oldTypes(func.getResultTypes());
   func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                  resultTypes));
-  std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
-  if (!uses)
-    return;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
+  for (Operation *user : users.getUsers(func)) {
+    auto call = dyn_cast<func::CallOp>(user);
     if (!call)
       continue;
+    // A planned caller copies each result into its own slot (the plan
+    // keeps the callee's result live until then).
+    bool ownedByPlan =
+        plannedSet.contains(call->getParentOfType<func::FuncOp>());
     builder.setInsertionPointAfter(call);
     for (auto [result, oldType, newType] :
          llvm::zip(call.getResults(), oldTypes, resultTypes)) {
@@ -956,6 +959,12 @@ void HeliaLowerToMemref::typeResults(func::FuncOp func, ModuleOp module) {
       Value back = castToDefaultMemorySpace(
           builder, call.getLoc(), result, cast<RankedTensorType>(oldType),
           cast<RankedTensorType>(newType).getEncoding());
+      // Host code keeps a copy: the slot is reused by the next planned call,
+      // while the caller may read the result after it.
+      if (!ownedByPlan)
+        back = bufferization::AllocTensorOp::create(
+            builder, call.getLoc(), cast<RankedTensorType>(oldType),
+            ValueRange(), back);
       for (OpOperand *user : users)
         user->set(back);
     }
@@ -1177,34 +1186,6 @@ LogicalResult HeliaLowerToMemref::bufferize(ModuleOp module) {
   return success();
 }
 
-/// An arena owner frees its arenas before it returns, so it must not return
-/// a view of them: a result of a planned function, as it is or through a
-/// cast or view.
-LogicalResult HeliaLowerToMemref::checkOwnerResults() {
-  bool ok = true;
-  for (func::FuncOp owner : arenaOwners) {
-    owner.walk([&](func::ReturnOp ret) {
-      for (OpOperand &operand : ret->getOpOperands()) {
-        Value value = operand.get();
-        while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-          value = view.getViewSource();
-        auto call = value.getDefiningOp<func::CallOp>();
-        if (!call || !arenaTakers.contains(call.getCalleeAttr().getAttr()))
-          continue;
-        ret.emitError("returns, as result #")
-            << operand.getOperandNumber() << ", a result of @"
-            << call.getCallee() << " that lives in the arenas @"
-            << owner.getName() << " frees before it returns (arena-mode="
-            << stringifyArenaMode(arenaMode)
-            << "); copy it out first (e.g. linalg.copy into a tensor.empty) "
-               "or use arena-mode=global";
-        ok = false;
-      }
-    });
-  }
-  return success(ok);
-}
-
 LogicalResult HeliaLowerToMemref::checkNoAllocations() {
   bool ok = true;
   for (func::FuncOp func : planned)
@@ -1257,6 +1238,26 @@ void HeliaLowerToMemref::runOnOperation() {
     helperPrefix = planned.empty() ? "helia" : planned.front().getName().str();
   LDBG() << planned.size() << " planned functions, " << arenas.size()
          << " arenas";
+  // A module that never went through the planning passes bufferizes with
+  // plain allocations: legal, but rarely what was meant.
+  if (planned.empty() && arenas.empty())
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      bool hasTensors = func.walk([](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      }).wasInterrupted() ||
+          llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<TensorType>);
+      if (!isPlannedFunction(func) || !hasTensors)
+        continue;
+      emitWarning(func.getLoc())
+          << "function '" << func.getName()
+          << "' was never planned (the module has no helia.arena and no "
+             "helia.binding), so its tensors get plain allocations; run "
+             "helia-resolve-residency and helia-assign-bindings first (or "
+             "helia-memory-pipeline), or mark it helia.unplanned";
+      break;
+    }
 
   if (failed(checkModule(module)))
     return signalPassFailure();
@@ -1276,8 +1277,15 @@ void HeliaLowerToMemref::runOnOperation() {
   }
   // After every body is rewritten: a planned caller has copied each call
   // result into its slot, and that copy now reads the cast result.
-  for (func::FuncOp func : planned)
-    typeResults(func, module);
+  {
+    SymbolTableCollection symbolTables;
+    SymbolUserMap users(symbolTables, module);
+    llvm::DenseSet<Operation *> plannedSet;
+    for (func::FuncOp func : planned)
+      plannedSet.insert(func);
+    for (func::FuncOp func : planned)
+      typeResults(func, users, plannedSet);
+  }
   for (func::FuncOp func : planned)
     if (failed(castYieldsToDefaultMemorySpace(func)))
       return signalPassFailure();
@@ -1288,7 +1296,6 @@ void HeliaLowerToMemref::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>())
     stripPlanAttributes(func);
 
-  if (failed(bufferize(module)) || failed(checkNoAllocations()) ||
-      failed(checkOwnerResults()))
+  if (failed(bufferize(module)) || failed(checkNoAllocations()))
     return signalPassFailure();
 }

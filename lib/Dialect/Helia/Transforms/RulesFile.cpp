@@ -136,8 +136,54 @@ struct RulesFileParser {
 };
 } // namespace
 
+/// Deepest nesting of arrays and objects a rules file may have. Rules need
+/// four levels (`{"rules": [{"attributes": {...}}]}`); llvm::json parses
+/// recursively, so a file nested 100,000 deep would overflow the stack.
+static constexpr unsigned kMaxRulesDepth = 64;
+
+/// Returns the offset of the first bracket in `text` that opens level
+/// kMaxRulesDepth + 1, outside strings, or nullopt if there is none.
+static std::optional<size_t> findTooDeep(StringRef text) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxRulesDepth)
+        return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 FailureOr<SmallVector<RuleAttr>>
 mlir::helia::parseRulesJSON(StringRef text, StringRef fileName, Location loc) {
+  if (std::optional<size_t> offset = findTooDeep(text)) {
+    StringRef before = text.take_front(*offset);
+    size_t lineStart = before.rfind('\n');
+    unsigned line = 1 + before.count('\n');
+    unsigned column =
+        lineStart == StringRef::npos ? *offset + 1 : *offset - lineStart;
+    // At `loc`, like the other errors: a location in the file would make the
+    // diagnostic echo a line that may be megabytes long.
+    emitError(loc)
+        << "rules file '" << fileName << "' nests arrays and objects more "
+        << "than " << kMaxRulesDepth << " levels deep (at line " << line
+        << ", column " << column << "); rules need at most four: an array "
+        << "of objects whose 'attributes' is an object";
+    return failure();
+  }
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
     std::string message = llvm::toString(json.takeError());

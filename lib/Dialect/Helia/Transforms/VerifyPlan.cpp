@@ -7,6 +7,7 @@
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/Analysis/PlanReplay.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -47,6 +48,11 @@ struct HeliaVerifyPlan
 
 void HeliaVerifyPlan::runOnOperation() {
   ModuleOp module = getOperation();
+  if (replayOnly) {
+    if (failed(replayPlan(module)))
+      return signalPassFailure();
+    return markAllAnalysesPreserved();
+  }
   FailureOr<PlatformAttr> platformAttr = lookupPlatform(module, platform);
   if (failed(platformAttr))
     return signalPassFailure();
@@ -124,12 +130,12 @@ void HeliaVerifyPlan::runOnOperation() {
                 << ", which is not a helia.arena";
             return signalPassFailure();
           }
-          bool shared = function.wholeProgram;
+          auto [streamFirst, streamLast] =
+              schedule->getStreamWindow(f, buffer);
           placed[pool.getValue().str()].push_back(
               {tensor.value, name,
                static_cast<int64_t>(*binding.getStreamOffset()), size,
-               shared ? 0 : schedule->toGlobal(f, buffer.readSteps.front()),
-               shared ? total : schedule->toGlobal(f, buffer.readSteps.back())});
+               streamFirst, streamLast});
         }
       }
     }
@@ -182,6 +188,11 @@ void HeliaVerifyPlan::runOnOperation() {
     return signalPassFailure();
   }
 
+  // Across calls, independently of the timeline above: replay the module
+  // and check that every read finds its tensor's bytes intact.
+  if (failed(replayPlan(module)))
+    return signalPassFailure();
+
   // Each memory: its arenas (and staged source blobs) fit.
   FailureOr<llvm::StringMap<int64_t>> limit =
       getMemoryCapacities(*platformAttr, memoryLimits, module.getLoc());
@@ -191,9 +202,12 @@ void HeliaVerifyPlan::runOnOperation() {
     int64_t used = getArenaBytesIn(module, memory.getName());
     int64_t cap = limit->lookup(memory.getName());
     if (used > cap) {
+      // getArenaBytesIn saturates: INT64_MAX stands for "at least".
+      bool saturated = used == std::numeric_limits<int64_t>::max();
       module.emitError("memory '")
           << memory.getName() << "' holds " << cap
-          << " bytes but its arenas take " << used << ", " << used - cap
+          << " bytes but its arenas take " << (saturated ? "at least " : "")
+          << used << ", " << (saturated ? "at least " : "") << used - cap
           << " bytes too many";
       return signalPassFailure();
     }

@@ -9,6 +9,7 @@
 #ifndef HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
 #define HELIA_DIALECT_HELIA_ANALYSIS_TENSORS_H
 
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Value.h"
@@ -44,11 +45,6 @@ StringAttr getTensorName(Value value);
 /// `helia.persistent` or `tflm.persistent`; scratch otherwise.
 TensorKind getTensorKind(Value value);
 
-/// Returns the byte size of a statically shaped tensor (elements are rounded
-/// up to whole bytes, as TFLite Micro does), or nullopt if it has none or
-/// overflows 64 bits.
-std::optional<uint64_t> getTensorByteSize(Type type);
-
 /// The `#helia.placement` of a tensor (from its op's `helia.placement`
 /// array, or its function's argument attribute), or null.
 PlacementAttr getPlacement(Value value);
@@ -61,7 +57,10 @@ BindingAttr getBinding(Value value);
 /// then the results of the ops directly in the body (ops nested in regions
 /// belong to their parent op's step and are not planned separately).
 /// Emits a located error and fails for a tensor that is not ranked and
-/// statically shaped.
+/// statically shaped, and for a constant whose value is not known before the
+/// program runs: a function argument marked `helia.constant`, or a result
+/// marked so that does not fold (`m_Constant`), except the results of
+/// unregistered ops without operands or regions (imported weights).
 FailureOr<SmallVector<TensorInfo>> collectTensors(FunctionOpInterface func);
 
 /// Name of the TFLite Micro persistence marker used by imported models.

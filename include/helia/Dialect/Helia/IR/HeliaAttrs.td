@@ -55,7 +55,8 @@ def Helia_PlatformAttr : Helia_Attr<"Platform", "platform"> {
   let summary = "A target platform: its memories, preferred order, alignment";
   let description = [{
     A named set of memories, the order in which the planner prefers memories
-    for tensors whose placement the rules leave open, and the minimum
+    for tensors whose placement the rules leave open (readable, writable
+    memories only: they hold tensors written at run time), and the minimum
     alignment of every buffer. The module attribute `helia.platform` holds
     either this attribute or the name of a built-in preset
     (`apollo510_evb`, `apollo4p_evb`, `apollo4l_evb`, `apollo3p_evb`).

@@ -55,7 +55,9 @@ def Helia_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNameAttrName() {
       return ::llvm::StringLiteral("helia.name");
     }
-    /// Op or argument attribute that marks a tensor constant.
+    /// Op attribute that marks a tensor constant: the op must fold
+    /// (m_Constant) or be an unregistered op without operands or regions.
+    /// On a function argument it is a located error (the caller writes it).
     static constexpr ::llvm::StringLiteral getConstantAttrName() {
       return ::llvm::StringLiteral("helia.constant");
     }

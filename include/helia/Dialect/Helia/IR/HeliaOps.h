@@ -16,7 +16,8 @@
 
 namespace mlir::helia {
 /// Bytes the arenas of `module` take in `memory`: every arena in it, plus
-/// the source blob of every staged arena whose source it is.
+/// the source blob of every staged arena whose source it is. The sum
+/// saturates at INT64_MAX instead of wrapping.
 int64_t getArenaBytesIn(ModuleOp module, StringRef memory);
 } // namespace mlir::helia
 

@@ -112,12 +112,20 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
     persistent tensors are live for the whole program; stream slots from
     their copy to their last reader); every tensor inside its arena and
     aligned; every memory's arenas within its capacity.
+
+    Then, without the module timeline the planner packs on, it replays the
+    module's execution (calls, argument and result copies, stream copies,
+    hydration) and checks that every read of a tensor finds the bytes its
+    buffer wrote (docs/Design.md, "Time across calls"). `replay-only` runs
+    that check alone.
   }];
   let options = [
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
            "Platform preset; overrides the module's helia.platform">,
     ListOption<"memoryLimits", "memory-limit", "std::string",
                "Byte limit of a memory, as name=bytes (repeatable)">,
+    Option<"replayOnly", "replay-only", "bool", /*default=*/"false",
+           "Only replay the module's execution (no module timeline)">,
   ];
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }

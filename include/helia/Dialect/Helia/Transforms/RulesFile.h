@@ -14,7 +14,8 @@ namespace mlir::helia {
 /// name, a glob, or a list of them; attributes use the field names
 /// `memory`, `constant_destination_memory` and `residency`; a null field is
 /// the same as an absent one. Errors are emitted at `loc` and name
-/// `fileName`, the entry and the field.
+/// `fileName`, the entry and the field. Text nested more than 64 arrays or
+/// objects deep is rejected before parsing (the JSON parser recurses).
 FailureOr<SmallVector<RuleAttr>> parseRulesJSON(StringRef text,
                                                 StringRef fileName,
                                                 Location loc);

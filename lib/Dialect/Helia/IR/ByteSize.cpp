@@ -1,0 +1,40 @@
+//===- ByteSize.cpp - how many bytes a tensor or memref takes -------------===//
+
+#include "helia/Dialect/Helia/IR/ByteSize.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+std::optional<uint64_t> mlir::helia::getElementByteSize(Type type) {
+  if (type.isIndex())
+    return kIndexByteSize;
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    Type inner = complex.getElementType();
+    if (!inner.isIntOrFloat())
+      return std::nullopt;
+    return 2 * llvm::divideCeil(inner.getIntOrFloatBitWidth(), 8);
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> mlir::helia::getTensorByteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  std::optional<uint64_t> bytes = getElementByteSize(shaped.getElementType());
+  if (!bytes)
+    return std::nullopt;
+  for (int64_t dim : shaped.getShape()) {
+    bool overflow = false;
+    *bytes = llvm::SaturatingMultiply(*bytes, static_cast<uint64_t>(dim),
+                                      &overflow);
+    if (overflow)
+      return std::nullopt;
+  }
+  return bytes;
+}
