@@ -65,8 +65,10 @@ def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> 
 def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
   let summary = "Bind every tensor to an arena offset and create the arenas";
   let description = [{
-    Groups tensors into buffers (views and destination-style results share
-    their source's storage), computes lifetimes on the schedule, chooses a
+    Groups tensors into the buffers One-Shot Bufferize creates (a value
+    stored in an operand's buffer, e.g. a view or a destination-style
+    result, joins it; see helia-insert-tensor-copies), computes lifetimes
+    on the schedule, chooses a
     memory for every tensor the rules left open (the platform's preferred
     order, spilling to the next memory when one is full; constants cold in
     the first non-volatile memory; PSRAM never), schedules streamed
