@@ -1,9 +1,9 @@
 // RUN: helia-opt %s -helia-resolve-residency -helia-assign-bindings -helia-verify-plan | FileCheck %s
 
-// Values that share storage are one buffer: a reshape's result and its
-// operand; a destination-style op's result and its tied init (when nothing
-// else reads the init). The buffer lives from its first definition to the
-// last use of any member.
+// Values that bufferization stores in one buffer are one buffer: a
+// reshape's result and its operand; a destination-style op's result and its
+// tied init. The buffer lives from its first definition to the last use of
+// any member.
 
 module {
   // CHECK: helia.arena @scratch_dtcm {{.*}}size = 128 : i64

@@ -111,3 +111,22 @@ module attributes {helia.platform = #helia.platform<name = "p", memories = [
     return %y : tensor<32xf32>
   }
 }
+
+// -----
+
+// Storage the plan cannot hold: the result of a call inside an scf.if
+// branch is the callee's buffer. (helia-memory-pipeline copies it into a
+// buffer of the caller's first: test/Transforms/insert-tensor-copies.)
+
+func.func private @callee(tensor<4xf32> {bufferization.access = "read"}) -> tensor<4xf32>
+func.func @call_in_branch(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  // expected-note @below {{in this op of 'call_in_branch'}}
+  %r = scf.if %c -> tensor<4xf32> {
+    // expected-error @below {{the results of this call inside 'scf.if' are the callee's buffers, which the caller cannot keep; helia plans the buffers of the tensors at the top level of a function body, so call it before the 'scf.if' (or inline the callee)}}
+    %n = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -15,6 +15,10 @@ using namespace mlir::helia;
 
 void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  // Every copy bufferization will make becomes an explicit op, so that the
+  // planner counts exactly the buffers bufferization creates.
+  pm.addPass(createHeliaInsertTensorCopies());
+
   HeliaResolveResidencyOptions resolve;
   resolve.platform = options.platform;
   resolve.rulesFile = options.rulesFile;

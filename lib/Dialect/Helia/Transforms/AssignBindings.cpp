@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -73,6 +74,11 @@ struct BufferPlan {
 struct HeliaAssignBindings
     : mlir::helia::impl::HeliaAssignBindingsBase<HeliaAssignBindings> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // BufferAnalysis asks bufferization which values share a buffer.
+    registerBufferizationModels(registry);
+  }
   void runOnOperation() override;
 
 private:

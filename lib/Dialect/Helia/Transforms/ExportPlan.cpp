@@ -1,5 +1,6 @@
 //===- ExportPlan.cpp - write the memory plan as JSON ---------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -18,6 +19,11 @@ namespace {
 struct HeliaExportPlan
     : mlir::helia::impl::HeliaExportPlanBase<HeliaExportPlan> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // BufferAnalysis asks bufferization which values share a buffer.
+    registerBufferizationModels(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -18,31 +18,32 @@
 
 #include "LowerConstants.h"
 
+#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -128,18 +129,21 @@ static bool hasTensorSemantics(Operation *op) {
 /// unranked operand such as the `tensor<*xf32>` of `printMemrefF32`, fail).
 static Value castToDefaultMemorySpace(OpBuilder &builder, Location loc,
                                       Value value, RankedTensorType type,
-                                      Attribute memorySpace) {
+                                      Attribute memorySpace,
+                                      bool writable = false) {
   auto spaced = MemRefType::get(type.getShape(), type.getElementType(),
                                 MemRefLayoutAttrInterface(), memorySpace);
   Value buffer = bufferization::ToBufferOp::create(builder, loc, spaced, value,
-                                                   /*readOnly=*/true);
-  Value plain = memref::MemorySpaceCastOp::create(
-      builder, loc,
-      MemRefType::get(type.getShape(), type.getElementType()), buffer);
-  // Not writable: a caller that writes into the result writes a copy.
+                                                   /*readOnly=*/!writable);
+  Value plain = buffer;
+  if (memorySpace)
+    plain = memref::MemorySpaceCastOp::create(
+        builder, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        buffer);
+  // Not writable (unless the caller says so): a user that writes into the
+  // result writes a copy.
   return bufferization::ToTensorOp::create(builder, loc, type, plain,
-                                           /*restrict=*/true,
-                                           /*writable=*/false);
+                                           /*restrict=*/true, writable);
 }
 
 /// Forgets the bindings of the results of every op that a rewrite erases.
@@ -160,12 +164,7 @@ struct HeliaLowerToMemref
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // One-Shot Bufferize needs the external models of the ops it meets.
-    arith::registerBufferizableOpInterfaceExternalModels(registry);
-    bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
-        registry);
-    linalg::registerBufferizableOpInterfaceExternalModels(registry);
-    scf::registerBufferizableOpInterfaceExternalModels(registry);
-    tensor::registerBufferizableOpInterfaceExternalModels(registry);
+    registerBufferizationModels(registry);
   }
 
   void runOnOperation() override;
@@ -201,6 +200,9 @@ private:
   void lowerDestinationStyle(OpBuilder &builder,
                              DestinationStyleOpInterface op);
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
+  void lowerAllocTensor(IRRewriter &rewriter,
+                        bufferization::AllocTensorOp alloc);
+  LogicalResult castYieldsToDefaultMemorySpace(func::FuncOp func);
   void copyIntoSlots(OpBuilder &builder, Operation *op);
   /// Erases `op` and the bindings of its results: a later value may be
   /// allocated at the address of an erased one.
@@ -213,8 +215,6 @@ private:
   StringAttr getSlotMemory(BindingAttr binding) const;
   void typeResults(func::FuncOp func, SymbolUserMap &users,
                    const llvm::DenseSet<Operation *> &plannedSet);
-
-  bufferization::OneShotBufferizationOptions getBufferizationOptions() const;
 
   /// Arenas in declaration order.
   llvm::MapVector<StringAttr, Arena> arenas;
@@ -236,30 +236,16 @@ private:
   /// other functions that call them and own the arenas, in module order.
   llvm::DenseSet<StringAttr> arenaTakers;
   SmallVector<func::FuncOp> arenaOwners;
+  /// Tensors that bufferization stores in an operand's buffer (the members
+  /// of a buffer after its root): they are in their slot already.
+  llvm::DenseSet<Value> storedInOperand;
+  /// The copies that copy insertion made explicit before planning (and the
+  /// undefined tensors it created), as they are after the rewrite: a call
+  /// that is their only user may write into them.
+  llvm::DenseSet<Value> explicitCopies;
 };
 
 } // namespace
-
-bufferization::OneShotBufferizationOptions
-HeliaLowerToMemref::getBufferizationOptions() const {
-  bufferization::OneShotBufferizationOptions options;
-  options.bufferizeFunctionBoundaries = true;
-  // Arguments take plain identity-layout memrefs from the caller; results
-  // are the views themselves, in their arena's memory space.
-  options.setFunctionBoundaryTypeConversion(
-      bufferization::LayoutMapOption::IdentityLayoutMap);
-  options.inferFunctionResultLayout = true;
-  // Results of planned functions carry their memory as tensor encoding
-  // (see typeResults), so that the result type is the view's type.
-  options.defaultMemorySpaceFn =
-      [](TensorType type) -> std::optional<Attribute> {
-    if (auto ranked = dyn_cast<RankedTensorType>(type))
-      if (auto space = dyn_cast_or_null<MemorySpaceAttr>(ranked.getEncoding()))
-        return space;
-    return Attribute();
-  };
-  return options;
-}
 
 LogicalResult HeliaLowerToMemref::collectArenas(ModuleOp module) {
   arenas.clear();
@@ -369,10 +355,17 @@ LogicalResult HeliaLowerToMemref::collectBindings(func::FuncOp func) {
            << func.getBody().getBlocks().size()
            << " blocks; helia-lower-to-memref lowers single-block bodies "
               "(structure control flow with scf first)";
-  FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
-  if (failed(tensors))
+  // The buffers are the planner's: a tensor that owns no storage (an scf.if
+  // result that may be either of two buffers) has no binding.
+  FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
+  if (failed(analysis))
     return failure();
-  for (const TensorInfo &tensor : *tensors) {
+  for (const BufferInfo &buffer : analysis->getBuffers())
+    for (unsigned member : ArrayRef(buffer.members).drop_front())
+      storedInOperand.insert(analysis->getTensors()[member].value);
+  for (const TensorInfo &tensor : analysis->getTensors()) {
+    if (analysis->ownsNoStorage(tensor.value))
+      continue;
     BindingAttr binding = getBinding(tensor.value);
     if (!binding) {
       Location loc = tensor.value.getLoc();
@@ -678,6 +671,89 @@ LogicalResult HeliaLowerToMemref::lowerAllocating(IRRewriter &rewriter,
   return success();
 }
 
+/// A buffer that copy insertion made explicit (helia-insert-tensor-copies)
+/// is its slot: `alloc_tensor()` becomes the slot itself, `alloc_tensor
+/// copy(%v)` a copy of `%v` into the slot.
+void HeliaLowerToMemref::lowerAllocTensor(IRRewriter &rewriter,
+                                          bufferization::AllocTensorOp alloc) {
+  BindingAttr binding = bindings.lookup(alloc.getResult());
+  rewriter.setInsertionPoint(alloc);
+  Value replacement = createSlot(rewriter, alloc.getLoc(), binding,
+                                 alloc.getType(), /*writable=*/true);
+  if (Value copy = alloc.getCopy()) {
+    replacement = bufferization::MaterializeInDestinationOp::create(
+                      rewriter, alloc.getLoc(), copy, replacement)
+                      .getResult();
+    ++numPlanCopies;
+  }
+  rewriter.replaceOp(alloc, replacement);
+  bindings[replacement] = binding;
+  explicitCopies.insert(replacement);
+}
+
+/// Bufferization stores the result of an `scf.if` in the buffer of the value
+/// the taken branch yields. The result owns no storage (BufferAnalysis): the
+/// plan keeps every buffer it may be live through its last use, and copy
+/// insertion made every write that could clobber one of them go to a copy.
+/// Each yielded value is therefore handed over as a read-only view of its
+/// buffer cast to the default memory space, as at function boundaries:
+/// - the branches may yield buffers in different memories (a constant in
+///   MRAM, a scratch tensor in DTCM), and bufferization needs one memory
+///   space for the result, the default one if the result crosses a call;
+/// - One-Shot Analysis would otherwise treat all values the branches yield
+///   as aliases of each other and refuse in-place writes the plan counts
+///   (e.g. a copy of an argument into its slot).
+LogicalResult
+HeliaLowerToMemref::castYieldsToDefaultMemorySpace(func::FuncOp func) {
+  bufferization::OneShotBufferizationOptions options =
+      getBufferizationOptions();
+  bufferization::BufferizationState state;
+  SmallVector<Operation *> branchOps;
+  func.walk([&](RegionBranchOpInterface op) {
+    if (!isa<LoopLikeOpInterface>(op.getOperation()))
+      branchOps.push_back(op);
+  });
+  OpBuilder builder(&getContext());
+  for (Operation *op : branchOps) {
+    for (OpResult result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      // A result that is always one buffer (every branch yields it) is a
+      // member of that buffer, with its slot's binding.
+      if (!type || bindings.lookup(result))
+        continue;
+      for (Region &region : op->getRegions())
+        for (Block &block : region) {
+          auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+          if (!yield || yield.getNumOperands() != op->getNumResults())
+            continue;
+          OpOperand &operand = yield->getOpOperand(result.getResultNumber());
+          FailureOr<bufferization::BufferLikeType> bufferType =
+              bufferization::getBufferType(operand.get(), options, state);
+          if (failed(bufferType))
+            return failure();
+          // A ranked tensor's buffer is a ranked memref (with any layout).
+          auto memref = dyn_cast<MemRefType>(*bufferType);
+          if (!memref)
+            continue;
+          builder.setInsertionPoint(yield);
+          Location loc = result.getLoc();
+          Value buffer = bufferization::ToBufferOp::create(
+              builder, loc, memref, operand.get(), /*readOnly=*/true);
+          if (memref.getMemorySpace())
+            buffer = memref::MemorySpaceCastOp::create(
+                builder, loc,
+                MemRefType::get(memref.getShape(), memref.getElementType(),
+                                memref.getLayout()),
+                buffer);
+          operand.set(bufferization::ToTensorOp::create(
+              builder, loc, type, buffer, /*restrict=*/true,
+              /*writable=*/false));
+        }
+    }
+  }
+  return success();
+}
+
 /// The memory that holds the bytes a tensor with `binding` is read from: its
 /// arena's, or for a streamed constant its stream pool's.
 StringAttr HeliaLowerToMemref::getSlotMemory(BindingAttr binding) const {
@@ -690,7 +766,9 @@ StringAttr HeliaLowerToMemref::getSlotMemory(BindingAttr binding) const {
 /// Tensors passed to a function are in the default memory space at its
 /// boundary: each planned operand of `call` is handed over as its slot cast
 /// to the default memory space, read-only (a callee that writes into an
-/// argument gets a copy, which in a planned function is reported).
+/// argument gets a copy, which in a planned function is reported), except
+/// the copy that helia-insert-tensor-copies made for the call, which the
+/// plan counts.
 void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
                                           func::CallOp call) {
   builder.setInsertionPoint(call);
@@ -699,19 +777,23 @@ void HeliaLowerToMemref::castCallOperands(OpBuilder &builder,
     BindingAttr binding = bindings.lookup(operand.get());
     if (!type || type.getEncoding() || !binding)
       continue;
+    // A copy that copy insertion made for this call (the callee writes into
+    // its argument) is the callee's to write: nothing else reads it.
+    bool writable = explicitCopies.contains(operand.get()) &&
+                    operand.get().hasOneUse();
     operand.set(castToDefaultMemorySpace(
         builder, call.getLoc(), operand.get(), type,
-        MemorySpaceAttr::get(&getContext(), getSlotMemory(binding))));
+        MemorySpaceAttr::get(&getContext(), getSlotMemory(binding)),
+        writable));
   }
 }
 
-/// Results that do not share an operand's slot are copied into their own
-/// slot right after the op: call results, views of arguments or constants,
-/// loop results.
+/// Results that bufferization does not store in an operand's buffer are
+/// copied into their own slot right after the op: call results.
 void HeliaLowerToMemref::copyIntoSlots(OpBuilder &builder, Operation *op) {
   for (OpResult result : op->getResults()) {
     BindingAttr binding = bindings.lookup(result);
-    if (!binding || result.use_empty())
+    if (!binding || result.use_empty() || storedInOperand.contains(result))
       continue;
     // Closed lifetimes overlap at the op's step, so a result shares bytes
     // with an operand only when the plan made them one buffer.
@@ -782,6 +864,11 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       empties.push_back(empty);
       continue;
     }
+    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+        alloc && hasBinding) {
+      lowerAllocTensor(rewriter, alloc);
+      continue;
+    }
     if (op->hasTrait<OpTrait::ConstantLike>() && op->getNumResults() == 1 &&
         hasBinding) {
       if (failed(lowerConstant(rewriter, op)))
@@ -793,8 +880,8 @@ LogicalResult HeliaLowerToMemref::lowerFunction(func::FuncOp func) {
       lowerDestinationStyle(rewriter, dps);
       continue;
     }
-    if (auto call = dyn_cast<func::CallOp>(op))
-      castCallOperands(rewriter, call);
+    // Calls in the op's regions too (a call in an scf.if branch).
+    op->walk([&](func::CallOp call) { castCallOperands(rewriter, call); });
     if (!hasBinding)
       continue;
     if (isa<tensor::PadOp, tensor::GenerateOp, tensor::FromElementsOp,
@@ -1156,6 +1243,8 @@ void HeliaLowerToMemref::runOnOperation() {
   ModuleOp module = getOperation();
   bindings.clear();
   planned.clear();
+  explicitCopies.clear();
+  storedInOperand.clear();
   if (failed(collectArenas(module)))
     return signalPassFailure();
   for (auto func : module.getOps<func::FuncOp>())
@@ -1215,6 +1304,9 @@ void HeliaLowerToMemref::runOnOperation() {
     for (func::FuncOp func : planned)
       typeResults(func, users, plannedSet);
   }
+  for (func::FuncOp func : planned)
+    if (failed(castYieldsToDefaultMemorySpace(func)))
+      return signalPassFailure();
   if (failed(createHydrateFunction(module)) ||
       failed(createAllocFunctions(module)))
     return signalPassFailure();

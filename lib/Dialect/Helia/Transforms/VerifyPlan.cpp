@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
@@ -37,6 +38,11 @@ struct Placed {
 struct HeliaVerifyPlan
     : mlir::helia::impl::HeliaVerifyPlanBase<HeliaVerifyPlan> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // BufferAnalysis asks bufferization which values share a buffer.
+    registerBufferizationModels(registry);
+  }
   void runOnOperation() override;
 };
 

@@ -1,10 +1,17 @@
 //===- BufferAnalysis.h - buffers, aliasing and lifetimes -------*- C++ -*-===//
 //
-// What the planner packs is a buffer, not an SSA value: values that share
-// storage (a view's result and its source; a destination-style op's result
-// and its tied init) form one buffer. This analysis groups the tensors of a
-// function into buffers and computes each buffer's lifetime on the
-// function's schedule.
+// What the planner packs is a buffer, not an SSA value. The buffers are the
+// ones One-Shot Bufferize creates: a value that bufferization stores in an
+// operand's buffer (BufferizableOpInterface::getAliasingOpOperands: a view
+// and its source, a destination-style result and its init, a loop result
+// and its init) joins that operand's buffer; every other tensor (an
+// allocation, a constant, an argument, a call result, a result of an op
+// without bufferization such as `tfl.*`) is the root of a buffer of its own.
+// The analysis assumes that every op writes in place, which holds once every
+// copy bufferization would make is an explicit op
+// (helia-insert-tensor-copies). A value that may be stored in one of several
+// buffers (an `scf.if` yielding different buffers) owns no storage: its uses
+// extend the lifetime of every buffer it may alias.
 //
 // Schedule: entry-block arguments are defined at step 0; the i-th op of the
 // body (0-based) runs at step i + 1; an op with regions is one step that uses
@@ -59,13 +66,25 @@ public:
   int64_t getStep(Operation *op) const;
   /// The tensor index of `value`, or -1.
   int getTensorIndex(Value value) const;
+  /// The buffers `value` may be stored in: the one buffer of a member, the
+  /// several buffers of a tensor that owns no storage (e.g. an `scf.if`
+  /// result), none for a value that is not a planned tensor.
+  SmallVector<const BufferInfo *, 2> getAliasedBuffers(Value value) const;
+  /// True for a tensor that owns no storage: it may be stored in any of
+  /// several buffers (getAliasedBuffers) and has no binding of its own.
+  bool ownsNoStorage(Value value) const {
+    return lookup(value) == nullptr && getTensorIndex(value) >= 0;
+  }
 
 private:
   FunctionOpInterface func;
   SmallVector<TensorInfo> tensors;
   SmallVector<BufferInfo> buffers;
   DenseMap<Value, unsigned> tensorIndex;
+  /// Buffer of each tensor, or ~0u for a tensor that owns no storage.
   SmallVector<unsigned> bufferOfTensor;
+  /// The buffers each tensor that owns no storage may be stored in.
+  DenseMap<unsigned, SmallVector<unsigned, 2>> aliasedBuffers;
   DenseMap<Operation *, int64_t> stepOf;
   int64_t lastStep = 0;
 };

@@ -5,6 +5,44 @@
 
 include "mlir/Pass/PassBase.td"
 
+def HeliaInsertTensorCopies
+    : Pass<"helia-insert-tensor-copies", "::mlir::ModuleOp"> {
+  let summary = "Make every copy One-Shot Bufferize will make an explicit op";
+  let description = [{
+    Runs One-Shot Analysis on the module with the options that
+    `helia-lower-to-memref` bufferizes with, and resolves each conflict it
+    finds in a planned function with upstream tensor copy insertion: a
+    `bufferization.alloc_tensor` (with `copy` when the old value is read)
+    where bufferization would otherwise allocate a buffer of its own. After
+    it, bufferization writes every op of a planned function in place, so the
+    buffers the planner counts (BufferAnalysis) are exactly the buffers
+    bufferization creates, and each `alloc_tensor` is one of them.
+
+    The arguments of planned functions are read-only for the analysis (they
+    are the caller's data; constants are read-only anyway): an op that would
+    write into one writes into a copy. So does an op that writes into a
+    value that may be one of several buffers (the result of an `scf.if`
+    whose branches yield different buffers), which owns no storage of its
+    own. Functions marked `helia.unplanned`
+    are analysed, for their calls, but not changed; ops without
+    bufferization (`tfl.*`, TOSA) are left as they are.
+
+    The planner counts the buffers of the tensors at the top level of a
+    function body, so storage created inside `scf.if` branches is given one
+    there: the results of a call in a branch are copied (`linalg.copy`) into
+    a new tensor, as helia's callers copy call results into their own slots,
+    and after copy insertion every tensor with undefined contents created in
+    a branch (`tensor.empty`, `alloc_tensor` without `copy`) moves right
+    before the top-level op that holds it. Storage created in a loop body
+    stays there; the planner reports it. `helia-memory-pipeline` runs this
+    pass first.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::helia::HeliaDialect"];
+}
+
 def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> {
   let summary = "Give every tensor its kind and its resolved placement";
   let description = [{
@@ -27,8 +65,10 @@ def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> 
 def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
   let summary = "Bind every tensor to an arena offset and create the arenas";
   let description = [{
-    Groups tensors into buffers (views and destination-style results share
-    their source's storage), computes lifetimes on the schedule, chooses a
+    Groups tensors into the buffers One-Shot Bufferize creates (a value
+    stored in an operand's buffer, e.g. a view or a destination-style
+    result, joins it; see helia-insert-tensor-copies), computes lifetimes
+    on the schedule, chooses a
     memory for every tensor the rules left open (the platform's preferred
     order, spilling to the next memory when one is full; constants cold in
     the first non-volatile memory; PSRAM never), schedules streamed

@@ -1,0 +1,260 @@
+//===- InsertTensorCopies.cpp - explicit copies before planning -----------===//
+//
+// The planner counts the buffers One-Shot Bufferize will create. Every copy
+// bufferization would make (an out-of-place write) becomes an explicit
+// `bufferization.alloc_tensor` here, with upstream tensor copy insertion and
+// the lowering's own options; the planner then counts it like any other
+// buffer, and the lowering places it in its slot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
+#include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/ScopeExit.h"
+
+namespace mlir::helia {
+#define GEN_PASS_DEF_HELIAINSERTTENSORCOPIES
+#include "helia/Dialect/Helia/Transforms/Passes.h.inc"
+} // namespace mlir::helia
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+
+struct HeliaInsertTensorCopies
+    : mlir::helia::impl::HeliaInsertTensorCopiesBase<HeliaInsertTensorCopies> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBufferizationModels(registry);
+  }
+
+  void runOnOperation() override;
+};
+
+/// The `bufferization.writable` attribute of one argument before the pass.
+struct SavedWritable {
+  FunctionOpInterface func;
+  unsigned arg;
+  Attribute value;
+};
+
+} // namespace
+
+/// True when `op`, nested in `top` (an op of a function body), sits only in
+/// regions that run at most once each time `top` runs (`scf.if` branches,
+/// not loop bodies), and that see the values defined before `top`.
+static bool isOnlyInBranches(Operation *op, Operation *top) {
+  for (Operation *parent = op->getParentOp(); parent != top->getParentOp();
+       parent = parent->getParentOp())
+    if (!isa<RegionBranchOpInterface>(parent) ||
+        isa<LoopLikeOpInterface>(parent) ||
+        parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return false;
+  return true;
+}
+
+/// A call's results are the callee's buffers (a planned callee's slots live
+/// only during its call); at the top level of a body, helia-lower-to-memref
+/// copies them into the caller's slots. Inside a branch the copy is made
+/// here, into a new tensor that bufferization analyses like any other
+/// destination (and hoistUndefinedStorage moves to the top level).
+static void copyNestedCallResults(FunctionOpInterface func) {
+  Block &body = func.getFunctionBody().front();
+  for (Operation &top : body) {
+    SmallVector<CallOpInterface> calls;
+    top.walk([&](CallOpInterface call) {
+      if (call.getOperation() != &top && isOnlyInBranches(call, &top))
+        calls.push_back(call);
+    });
+    for (CallOpInterface call : calls) {
+      OpBuilder builder(call);
+      builder.setInsertionPointAfter(call);
+      for (OpResult result : call->getResults()) {
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type || !type.hasStaticShape() || result.use_empty())
+          continue;
+        Value init = tensor::EmptyOp::create(builder, call.getLoc(),
+                                             type.getShape(),
+                                             type.getElementType(),
+                                             type.getEncoding());
+        auto copy = linalg::CopyOp::create(builder, call.getLoc(), result,
+                                           init);
+        result.replaceAllUsesExcept(copy.getResult(0), copy);
+      }
+    }
+  }
+}
+
+/// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without
+/// a copy) created inside a branch is fresh each time the branch runs, i.e.
+/// at most once per run of the top-level op that holds it: it moves right
+/// before that op, where the planner counts it as a buffer. (A loop body
+/// runs many times; storage created there stays, and the planner reports
+/// it.)
+static void hoistUndefinedStorage(FunctionOpInterface func) {
+  Block &body = func.getFunctionBody().front();
+  for (Operation &top : body) {
+    SmallVector<Operation *> roots;
+    top.walk([&](Operation *op) {
+      if (op == &top || !isOnlyInBranches(op, &top))
+        return;
+      if (auto empty = dyn_cast<tensor::EmptyOp>(op);
+          empty && empty.getDynamicSizes().empty())
+        roots.push_back(op);
+      if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+          alloc && !alloc.getCopy() && alloc.getDynamicSizes().empty() &&
+          !alloc.getSizeHint())
+        roots.push_back(op);
+    });
+    for (Operation *root : roots)
+      root->moveBefore(&top);
+  }
+}
+
+/// True when `value` may be stored in any of several buffers: it is, or
+/// bufferizes into, the result of an `scf.if` (or another op whose regions
+/// run at most once), which is the buffer of whichever value the taken
+/// branch yields.
+static bool mayBeSeveralBuffers(Value value,
+                                const bufferization::AnalysisState &state) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    // A loop's iter_arg is its init's buffer, and a loop writes into its
+    // init: that write gets the copy when the init may be several buffers.
+    if (isa<BlockArgument>(next))
+      continue;
+    Operation *op = next.getDefiningOp();
+    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op))
+      return true;
+    // A call's results are buffers of their own (helia's caller copies
+    // them); what a call aliases is only known to the module analysis.
+    if (isa<CallOpInterface>(op) ||
+        !state.getOptions().dynCastBufferizableOp(op))
+      continue;
+    for (const bufferization::AliasingOpOperand &alias :
+         state.getAliasingOpOperands(next))
+      worklist.push_back(alias.opOperand->get());
+  }
+  return false;
+}
+
+/// A value that may be stored in several buffers owns no storage of its own
+/// (BufferAnalysis): an op that writes into it writes into a copy, a buffer
+/// the planner counts, rather than into whichever buffer it is at run time.
+/// (One-Shot Analysis would decide that write itself; a decision made can
+/// only be explicit beforehand.)
+static LogicalResult
+copyWritesIntoSeveralBuffers(FunctionOpInterface func,
+                             const bufferization::AnalysisState &state) {
+  SmallVector<OpOperand *> writes;
+  func.walk([&](Operation *op) {
+    // Calls are left to the module analysis (what a callee writes is only
+    // known there).
+    auto bufferizable = state.getOptions().dynCastBufferizableOp(op);
+    if (!bufferizable || isa<CallOpInterface>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<RankedTensorType>(operand.get().getType()) &&
+          state.bufferizesToMemoryWrite(operand) &&
+          !bufferizable.mustBufferizeInPlace(operand, state) &&
+          mayBeSeveralBuffers(operand.get(), state))
+        writes.push_back(&operand);
+  });
+  bufferization::BufferizationState bufferizationState;
+  for (OpOperand *operand : writes) {
+    OpBuilder builder(operand->getOwner());
+    FailureOr<Value> copy = bufferization::allocateTensorForShapedValue(
+        builder, operand->getOwner()->getLoc(), operand->get(),
+        state.getOptions(), bufferizationState,
+        /*copy=*/state.bufferizesToMemoryRead(*operand));
+    if (failed(copy))
+      return failure();
+    operand->set(*copy);
+  }
+  return success();
+}
+
+void HeliaInsertTensorCopies::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<FunctionOpInterface> planned;
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isPlannedFunction(func))
+      planned.push_back(func);
+  if (planned.empty())
+    return;
+  for (FunctionOpInterface func : planned)
+    if (func.getFunctionBody().hasOneBlock())
+      copyNestedCallResults(func);
+
+  // The arguments of planned functions are the caller's data: for the
+  // analysis they are read-only, so that an op writing into one writes into
+  // an explicit copy. The attribute is only the analysis' input.
+  StringRef writableName =
+      bufferization::BufferizationDialect::kWritableAttrName;
+  SmallVector<SavedWritable> saved;
+  for (FunctionOpInterface func : planned)
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      if (!isa<TensorType>(func.getArgument(i).getType()))
+        continue;
+      saved.push_back({func, i, func.getArgAttr(i, writableName)});
+      func.setArgAttr(i, writableName, BoolAttr::get(&getContext(), false));
+    }
+  llvm::scope_exit restore([&] {
+    for (SavedWritable &entry : saved) {
+      if (entry.value)
+        entry.func.setArgAttr(entry.arg, writableName, entry.value);
+      else
+        entry.func.removeArgAttr(entry.arg, writableName);
+    }
+  });
+
+  bufferization::OneShotBufferizationOptions options =
+      getBufferizationOptions();
+  {
+    bufferization::AnalysisState inPlace(options);
+    for (FunctionOpInterface func : planned)
+      if (failed(copyWritesIntoSeveralBuffers(func, inPlace)))
+        return signalPassFailure();
+  }
+  bufferization::OneShotAnalysisState state(module, options);
+  if (failed(bufferization::analyzeModuleOp(module, state)))
+    return signalPassFailure();
+  // Copy insertion replaces an init that bufferization would not write in
+  // place; the undefined tensor it replaced is left without uses, and would
+  // be a buffer that nothing writes.
+  SmallVector<Operation *> undefined;
+  for (FunctionOpInterface func : planned)
+    func.walk([&](Operation *op) {
+      if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(op) &&
+          !op->use_empty())
+        undefined.push_back(op);
+    });
+  bufferization::BufferizationState bufferizationState;
+  for (FunctionOpInterface func : planned)
+    if (failed(bufferization::insertTensorCopies(func, state,
+                                                 bufferizationState)))
+      return signalPassFailure();
+  for (Operation *op : undefined)
+    if (op->use_empty())
+      op->erase();
+  for (FunctionOpInterface func : planned)
+    if (func.getFunctionBody().hasOneBlock())
+      hoistUndefinedStorage(func);
+}

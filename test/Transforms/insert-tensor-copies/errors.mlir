@@ -1,0 +1,37 @@
+// RUN: helia-opt %s -split-input-file -helia-memory-pipeline=lower=false -verify-diagnostics
+
+// Storage that bufferization would create inside a region is reported when
+// planning, with what to change.
+
+// A loop that carries a tensor computed into a new tensor in every
+// iteration needs a buffer per iteration (upstream: "Yield operand #0 is
+// not equivalent to the corresponding iter bbArg").
+func.func @loop_fresh(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-note @below {{in this op of 'loop_fresh'}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4xf32> {
+    // expected-error @below {{'tensor.empty' inside 'scf.for' creates a tensor that needs a buffer of its own; helia plans the buffers of the tensors at the top level of a function body, so a loop may carry a tensor only in place: compute each yielded value into its iter_arg (e.g. outs(%iter_arg)) and create temporary tensors before the loop}}
+    %e = tensor.empty() : tensor<4xf32>
+    %s = linalg.add ins(%acc, %acc : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A callee that may write into its argument gets a copy, made in the
+// branch.
+func.func private @write(tensor<4xf32>) -> tensor<4xf32>
+func.func @copy_in_branch(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  // expected-note @below {{in this op of 'copy_in_branch'}}
+  %r = scf.if %c -> tensor<4xf32> {
+    // expected-error @below {{bufferization copies a tensor here, inside 'scf.if' (an op writes into a value that is read-only or read afterwards), and the copy needs a buffer of its own; helia plans the buffers of the tensors at the top level of a function body, so copy the value before the 'scf.if' (e.g. linalg.copy into a tensor.empty there) and write into the copy}}
+    %n = func.call @write(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
