@@ -191,6 +191,42 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
   return success();
 }
 
+/// A function boundary holds buffers with the identity layout: a value
+/// whose buffer is a strided view (of an extract_slice, say) that is
+/// returned or passed to a call would be copied by bufferization into an
+/// allocation of its own. Make that copy explicit, so that the plan counts
+/// it.
+static void copyStridedAtBoundaries(
+    FunctionOpInterface func,
+    const bufferization::OneShotBufferizationOptions &options) {
+  bufferization::BufferizationState state;
+  auto isStrided = [&](Value value) {
+    if (!isa<RankedTensorType>(value.getType()))
+      return false;
+    FailureOr<bufferization::BufferLikeType> type =
+        bufferization::getBufferType(value, options, state);
+    if (failed(type))
+      return false;
+    auto memref = dyn_cast<MemRefType>(*type);
+    return memref && !memref.getLayout().isIdentity();
+  };
+  func.walk([&](Operation *op) {
+    bool boundary = isa<CallOpInterface>(op) ||
+                    (op->hasTrait<OpTrait::ReturnLike>() &&
+                     op->getParentOp() == func.getOperation());
+    if (!boundary)
+      return;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isStrided(operand.get()))
+        continue;
+      OpBuilder builder(op);
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      operand.set(bufferization::AllocTensorOp::create(
+          builder, op->getLoc(), type, ValueRange(), operand.get()));
+    }
+  });
+}
+
 void HeliaInsertTensorCopies::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<FunctionOpInterface> planned;
@@ -202,6 +238,8 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned)
     if (func.getFunctionBody().hasOneBlock())
       copyNestedCallResults(func);
+  for (FunctionOpInterface func : planned)
+    copyStridedAtBoundaries(func, getBufferizationOptions());
 
   // The arguments of planned functions are the caller's data: for the
   // analysis they are read-only, so that an op writing into one writes into
