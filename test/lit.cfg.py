@@ -42,6 +42,11 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
 
+# Instrumented builds: a plugin built with the sanitizers cannot load into
+# an uninstrumented host tool.
+if config.helia_sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitizers")
+
 if os.path.isdir(config.bench_dir):
     config.available_features.add("bench")
 if os.path.isdir(os.path.join(config.bench_dir, "frontend")):

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -191,40 +192,90 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
   return success();
 }
 
-/// A function boundary holds buffers with the identity layout: a value
-/// whose buffer is a strided view (of an extract_slice, say) that is
-/// returned or passed to a call would be copied by bufferization into an
-/// allocation of its own. Make that copy explicit, so that the plan counts
-/// it.
-static void copyStridedAtBoundaries(
-    FunctionOpInterface func,
-    const bufferization::OneShotBufferizationOptions &options) {
-  bufferization::BufferizationState state;
-  auto isStrided = [&](Value value) {
-    if (!isa<RankedTensorType>(value.getType()))
-      return false;
-    FailureOr<bufferization::BufferLikeType> type =
-        bufferization::getBufferType(value, options, state);
-    if (failed(type))
-      return false;
-    auto memref = dyn_cast<MemRefType>(*type);
-    return memref && !memref.getLayout().isIdentity();
-  };
-  func.walk([&](Operation *op) {
-    bool boundary = isa<CallOpInterface>(op) ||
-                    (op->hasTrait<OpTrait::ReturnLike>() &&
-                     op->getParentOp() == func.getOperation());
-    if (!boundary)
-      return;
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!isStrided(operand.get()))
-        continue;
-      OpBuilder builder(op);
-      auto type = cast<RankedTensorType>(operand.get().getType());
-      operand.set(bufferization::AllocTensorOp::create(
-          builder, op->getLoc(), type, ValueRange(), operand.get()));
+/// Storage that ops nested in regions would create, made plannable before
+/// the analysis: a tensor constant moves before its top-level op (it is
+/// read-only data, the same on every run of the region); a `tensor.pad` is
+/// rewritten in destination-passing style (into a `tensor.empty` and
+/// writes); and a `tensor.empty` of static shape moves before its top-level
+/// op, where the planner counts one buffer for it, reused on every run of
+/// the region. If a loop then carries that buffer from one iteration to
+/// the next, the analysis below copies it inside the loop, and planning
+/// reports the copy with the fix.
+static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return success();
+  Block &body = func.getFunctionBody().front();
+  IRRewriter rewriter(func.getContext());
+  for (Operation &top : llvm::make_early_inc_range(body)) {
+    if (top.getNumRegions() == 0 ||
+        top.hasTrait<OpTrait::IsIsolatedFromAbove>())
+      continue;
+    SmallVector<tensor::PadOp> pads;
+    top.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+    for (tensor::PadOp pad : pads) {
+      rewriter.setInsertionPoint(pad);
+      if (failed(linalg::rewriteInDestinationPassingStyle(rewriter, pad)))
+        return pad.emitError("cannot rewrite this pad in destination-passing "
+                             "style; move it before the '")
+               << top.getName() << "'";
     }
-  });
+    SmallVector<Operation *> hoisted;
+    top.walk([&](Operation *op) {
+      if (op == &top)
+        return;
+      bool isolated = false;
+      for (Operation *parent = op->getParentOp(); parent != &top;
+           parent = parent->getParentOp())
+        isolated |= parent->hasTrait<OpTrait::IsIsolatedFromAbove>();
+      if (isolated || op->getNumResults() != 1)
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (!type || !type.hasStaticShape())
+        return;
+      if ((op->hasTrait<OpTrait::ConstantLike>() && op->getNumOperands() == 0) ||
+          (isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0))
+        hoisted.push_back(op);
+    });
+    for (Operation *op : hoisted)
+      op->moveBefore(&top);
+  }
+  return success();
+}
+
+/// A copy that copy insertion made inside a branch (an op there writes into
+/// a value read later, or read-only) gets its storage at the top level: a
+/// `tensor.empty` before the top-level op, written by a `linalg.copy` where
+/// the copy was. The branch runs at most once per run of that op, so one
+/// buffer serves it.
+static void hoistBranchCopies(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  for (Operation &top : func.getFunctionBody().front()) {
+    SmallVector<bufferization::AllocTensorOp> copies;
+    top.walk([&](bufferization::AllocTensorOp alloc) {
+      auto type = dyn_cast<RankedTensorType>(alloc.getType());
+      if (alloc.getOperation() != &top && alloc.getCopy() && type &&
+          type.hasStaticShape() && !alloc.getSizeHint() &&
+          !alloc.getMemorySpace() && isOnlyInBranches(alloc, &top) &&
+          // A copy made for a call stays one: the lowering hands it to the
+          // callee writable.
+          llvm::none_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
+        copies.push_back(alloc);
+    });
+    for (bufferization::AllocTensorOp alloc : copies) {
+      OpBuilder builder(&top);
+      auto type = cast<RankedTensorType>(alloc.getType());
+      Value init = tensor::EmptyOp::create(builder, alloc.getLoc(),
+                                           type.getShape(),
+                                           type.getElementType(),
+                                           type.getEncoding());
+      builder.setInsertionPoint(alloc);
+      auto copy = linalg::CopyOp::create(builder, alloc.getLoc(),
+                                         alloc.getCopy(), init);
+      alloc.replaceAllUsesWith(copy.getResult(0));
+      alloc.erase();
+    }
+  }
 }
 
 void HeliaInsertTensorCopies::runOnOperation() {
@@ -239,7 +290,8 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (func.getFunctionBody().hasOneBlock())
       copyNestedCallResults(func);
   for (FunctionOpInterface func : planned)
-    copyStridedAtBoundaries(func, getBufferizationOptions());
+    if (failed(hoistNestedStorage(func)))
+      return signalPassFailure();
 
   // The arguments of planned functions are the caller's data: for the
   // analysis they are read-only, so that an op writing into one writes into
@@ -295,4 +347,6 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned)
     if (func.getFunctionBody().hasOneBlock())
       hoistUndefinedStorage(func);
+  for (FunctionOpInterface func : planned)
+    hoistBranchCopies(func);
 }
