@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -192,6 +193,49 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
   return success();
 }
 
+/// True when `value`'s buffer is a strided view of another buffer: a part of
+/// it (`tensor.extract_slice`), seen through reshapes and casts or written
+/// in place by a destination-style op.
+static bool isStridedView(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+      return slice.getSourceType() != slice.getResultType();
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+            tensor::ReshapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    OpOperand *init =
+        dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
+    if (!init)
+      return false;
+    value = init->get();
+  }
+  return false;
+}
+
+/// A function boundary holds buffers with the identity layout: a strided
+/// view that is returned or passed to a call would be copied by
+/// bufferization into an allocation of its own. Make that copy explicit,
+/// so that the plan counts it.
+static void copyStridedAtBoundaries(FunctionOpInterface func) {
+  func.walk([&](Operation *op) {
+    bool isReturn = op->hasTrait<OpTrait::ReturnLike>() &&
+                    op->getParentOp() == func.getOperation();
+    if (!isReturn && !isa<CallOpInterface>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!type || !type.hasStaticShape() || !isStridedView(operand.get()))
+        continue;
+      OpBuilder builder(op);
+      operand.set(bufferization::AllocTensorOp::create(
+          builder, op->getLoc(), type, ValueRange(), operand.get()));
+    }
+  });
+}
+
 /// Storage that ops nested in regions would create, made plannable before
 /// the analysis: a tensor constant moves before its top-level op (it is
 /// read-only data, the same on every run of the region); a `tensor.pad` is
@@ -292,6 +336,8 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned)
     if (failed(hoistNestedStorage(func)))
       return signalPassFailure();
+  for (FunctionOpInterface func : planned)
+    copyStridedAtBoundaries(func);
 
   // The arguments of planned functions are the caller's data: for the
   // analysis they are read-only, so that an op writing into one writes into
