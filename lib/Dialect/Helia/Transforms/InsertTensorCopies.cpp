@@ -250,12 +250,17 @@ static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
     return success();
   Block &body = func.getFunctionBody().front();
   IRRewriter rewriter(func.getContext());
-  for (Operation &top : llvm::make_early_inc_range(body)) {
-    if (top.getNumRegions() == 0 ||
+  for (Operation &top : body) {
+    // Control flow only: a tensor.pad or a linalg op has a region of its
+    // own, which holds no storage (and a top-level pad is the lowering's).
+    if (!isa<RegionBranchOpInterface, LoopLikeOpInterface>(top) ||
         top.hasTrait<OpTrait::IsIsolatedFromAbove>())
       continue;
     SmallVector<tensor::PadOp> pads;
-    top.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+    top.walk([&](tensor::PadOp pad) {
+      if (pad.getOperation() != &top)
+        pads.push_back(pad);
+    });
     for (tensor::PadOp pad : pads) {
       rewriter.setInsertionPoint(pad);
       if (failed(linalg::rewriteInDestinationPassingStyle(rewriter, pad)))
