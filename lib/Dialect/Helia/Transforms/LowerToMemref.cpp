@@ -935,11 +935,10 @@ void HeliaLowerToMemref::typeResults(
     resultTypes[operand.getOperandNumber()] = encoded;
     changed = true;
   }
-  if (!changed)
-    return;
   SmallVector<Type> oldTypes(func.getResultTypes());
-  func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                 resultTypes));
+  if (changed)
+    func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                   resultTypes));
   for (Operation *user : users.getUsers(func)) {
     auto call = dyn_cast<func::CallOp>(user);
     if (!call)
@@ -951,20 +950,25 @@ void HeliaLowerToMemref::typeResults(
     builder.setInsertionPointAfter(call);
     for (auto [result, oldType, newType] :
          llvm::zip(call.getResults(), oldTypes, resultTypes)) {
-      if (oldType == newType)
+      auto plainType = dyn_cast<RankedTensorType>(oldType);
+      if (!plainType || (oldType == newType && ownedByPlan))
         continue;
-      result.setType(newType);
       SmallVector<OpOperand *> users = llvm::map_to_vector(
           result.getUses(), [](OpOperand &use) { return &use; });
-      Value back = castToDefaultMemorySpace(
-          builder, call.getLoc(), result, cast<RankedTensorType>(oldType),
-          cast<RankedTensorType>(newType).getEncoding());
-      // Host code keeps a copy: the slot is reused by the next planned call,
-      // while the caller may read the result after it.
+      Value back = result;
+      if (oldType != newType) {
+        result.setType(newType);
+        back = castToDefaultMemorySpace(
+            builder, call.getLoc(), result, plainType,
+            cast<RankedTensorType>(newType).getEncoding());
+      }
+      // Host code keeps a copy of every result, also of one that has no
+      // slot of its own (an scf.if's, in the buffer of whichever value was
+      // yielded): the arenas are reused by the next planned call, while
+      // the caller may read the result after it.
       if (!ownedByPlan)
         back = bufferization::AllocTensorOp::create(
-            builder, call.getLoc(), cast<RankedTensorType>(oldType),
-            ValueRange(), back);
+            builder, call.getLoc(), plainType, ValueRange(), back);
       for (OpOperand *user : users)
         user->set(back);
     }
