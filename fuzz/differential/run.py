@@ -51,7 +51,7 @@ TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
 # The reference inlines the calls first: across function boundaries,
 # upstream One-Shot Bufferize lets a write through one result of a call that
 # returns the same argument twice show in the other result (seed 1747,
-# fuzz/differential/README), which the planned program rightly does not.
+# docs/Hardening.md), which the planned program rightly does not.
 PLAIN = ("inline, one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map}")
 # test/Integration's %{to_llvm}.
