@@ -24,11 +24,8 @@ struct CallSite {
 /// The function `call` calls, if it is one of `functions`.
 static Operation *lookupCallee(CallOpInterface call,
                                const llvm::StringMap<Operation *> &functions) {
-  auto callee = dyn_cast_if_present<SymbolRefAttr>(
-      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-  if (!callee)
-    return nullptr;
-  return functions.lookup(callee.getLeafReference().getValue());
+  StringRef callee = getCalleeName(call);
+  return callee.empty() ? nullptr : functions.lookup(callee);
 }
 
 /// Fails with a located error when the planned call graph has a cycle.

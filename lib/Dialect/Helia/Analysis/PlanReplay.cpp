@@ -174,10 +174,8 @@ void Replay::emitWrite(Function &fn, Value value, Operation *op) {
 }
 
 void Replay::emitCall(Function &fn, CallOpInterface call) {
-  auto callee = dyn_cast_if_present<SymbolRefAttr>(
-      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-  auto it = callee ? functionIndex.find(callee.getLeafReference().getValue())
-                   : functionIndex.end();
+  StringRef callee = getCalleeName(call);
+  auto it = callee.empty() ? functionIndex.end() : functionIndex.find(callee);
   if (it == functionIndex.end()) {
     // An external function: it reads its operands.
     for (Value operand : call.getArgOperands())

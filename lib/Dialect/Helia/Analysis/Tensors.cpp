@@ -17,6 +17,12 @@ bool mlir::helia::isPlannedFunction(FunctionOpInterface func) {
          !func->hasAttr(HeliaDialect::getUnplannedAttrName());
 }
 
+StringRef mlir::helia::getCalleeName(CallOpInterface call) {
+  auto callee = dyn_cast_if_present<SymbolRefAttr>(
+      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+  return callee ? callee.getLeafReference().getValue() : StringRef();
+}
+
 bool mlir::helia::isTensorValue(Value value) {
   return isa<TensorType>(value.getType());
 }

@@ -54,11 +54,8 @@ static bool isHydratedBefore(Operation *op, StringRef hydrate) {
   auto callsHydrate = [&](Operation *candidate) {
     return candidate
         ->walk([&](CallOpInterface call) {
-          auto callee = dyn_cast_if_present<SymbolRefAttr>(
-              call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-          return callee && callee.getLeafReference() == hydrate
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
+          return getCalleeName(call) == hydrate ? WalkResult::interrupt()
+                                                : WalkResult::advance();
         })
         .wasInterrupted();
   };
@@ -90,13 +87,11 @@ static void warnMissingHydrate(ModuleOp module, StringRef prefixOption) {
     if (isPlannedFunction(func) || func.getName() == hydrate)
       continue;
     func.walk([&](CallOpInterface call) {
-      auto callee = dyn_cast_if_present<SymbolRefAttr>(
-          call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-      if (!callee || !planned.contains(callee.getLeafReference()) ||
-          isHydratedBefore(call, hydrate))
+      StringRef callee = getCalleeName(call);
+      if (!planned.contains(callee) || isHydratedBefore(call, hydrate))
         return WalkResult::advance();
       call->emitWarning("@")
-          << func.getName() << " runs @" << callee.getLeafReference().getValue()
+          << func.getName() << " runs @" << callee
           << ", whose plan has staged constants, without calling @" << hydrate
           << " first: the model would read uninitialised weights; call @"
           << hydrate << " once before the first run (declare it, or define "

@@ -11,6 +11,7 @@
 
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Value.h"
 
@@ -30,6 +31,10 @@ struct TensorInfo {
 /// True for functions the planning passes plan: those with a body and
 /// without `helia.unplanned`.
 bool isPlannedFunction(FunctionOpInterface func);
+
+/// The name of the function `call` calls directly (the leaf of its symbol
+/// reference); empty for an indirect call.
+StringRef getCalleeName(CallOpInterface call);
 
 /// True for values helia plans: values of tensor type.
 bool isTensorValue(Value value);
