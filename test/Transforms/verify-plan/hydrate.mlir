@@ -11,7 +11,7 @@ module attributes {helia.rules = [#helia.rule<type = constant, attributes = <con
     return %y : tensor<4xf32>
   }
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
-    // expected-warning @below {{@main runs @model, whose plan has staged constants, without calling @model_hydrate_constants first: the model would read uninitialised weights; call @model_hydrate_constants once before the first run (declare it, or define it as a stub that only returns; the lowering defines it)}}
+    // expected-warning @below {{@main runs @model, whose plan has staged constants, without calling @model_hydrate_constants first: the model would read uninitialised weights; call @model_hydrate_constants once before the first run (declare it, or define it as a stub that only returns; the lowering defines it), or lower with hydrate=first-call}}
     %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
     return %r : tensor<4xf32>
   }

@@ -273,7 +273,12 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
      << "_arena_t;\n";
   os << "extern const " << prefix << "_arena_t " << prefix << "_arena_buffers["
      << std::max<size_t>(arenas.size(), 1) << "];\n\n";
-  if (hasHydrate)
+  if (hasHydrate && hydratesItself)
+    os << "/* Copies the staged constants into their memories; the model "
+          "calls it on its\n   first run. Weak: define your own to replace "
+          "it. */\n"
+       << "void " << prefix << "_hydrate_constants(void);\n\n";
+  else if (hasHydrate)
     os << "/* Copies the staged constants into their memories; call it once "
           "before the\n   first run. Weak: define your own to replace it. */\n"
        << "void " << prefix << "_hydrate_constants(void);\n\n";

@@ -41,6 +41,7 @@ void mlir::helia::buildHeliaMemoryPipeline(
   verify.memoryLimits.assign(options.memoryLimits.begin(),
                              options.memoryLimits.end());
   verify.prefix = options.prefix;
+  verify.hydrate = options.hydrate;
   pm.addPass(createHeliaVerifyPlan(verify));
 
   if (!options.planJson.empty() || !options.planReport.empty() ||
@@ -59,6 +60,8 @@ void mlir::helia::buildHeliaMemoryPipeline(
   lowerOptions.arenaMode = options.arenaMode;
   lowerOptions.prefix = options.prefix;
   pm.addPass(createHeliaLowerToMemref(lowerOptions));
+  if (options.hydrate == HydrateMode::FirstCall)
+    pm.addPass(createHeliaHydrateOnFirstCall());
   bool toLLVM = options.toLLVM || !options.planLd.empty() ||
                 !options.planHeader.empty();
   if (!options.lowerCopies && !toLLVM)

@@ -300,6 +300,8 @@ void HeliaAssignSections::runOnOperation() {
       hydrate.setLinkage(LLVM::Linkage::Weak);
     // With arena arguments C calls it through its C interface (an entry).
     layout.hasHydrate = hydrate.getNumArguments() == 0;
+    layout.hydratesItself =
+        module.lookupSymbol(layout.prefix + "_hydrated") != nullptr;
   }
   // Nothing helia generates throws: without nounwind, an ARM object
   // references the unwinder's personality routines.

@@ -95,7 +95,8 @@ static void warnMissingHydrate(ModuleOp module, StringRef prefixOption) {
           << ", whose plan has staged constants, without calling @" << hydrate
           << " first: the model would read uninitialised weights; call @"
           << hydrate << " once before the first run (declare it, or define "
-          << "it as a stub that only returns; the lowering defines it)";
+          << "it as a stub that only returns; the lowering defines it), or "
+          << "lower with hydrate=first-call";
       // One warning per host function is enough.
       return WalkResult::interrupt();
     });
@@ -244,7 +245,8 @@ void HeliaVerifyPlan::runOnOperation() {
     return signalPassFailure();
   }
 
-  warnMissingHydrate(module, prefix);
+  if (hydrate == HydrateMode::Explicit)
+    warnMissingHydrate(module, prefix);
 
   // Across calls, independently of the timeline above: replay the module
   // and check that every read finds its tensor's bytes intact.

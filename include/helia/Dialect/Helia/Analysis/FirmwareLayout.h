@@ -50,6 +50,9 @@ struct FirmwareLayout {
   /// The module has `<prefix>_hydrate_constants()` without arguments (with
   /// arena arguments it is one of the entries).
   bool hasHydrate = false;
+  /// The entry points hydrate on their first call
+  /// (helia-hydrate-on-first-call): the flag global `<prefix>_hydrated`.
+  bool hydratesItself = false;
   /// Bit width of the byte count of `<prefix>_copy`, when the module has it.
   std::optional<unsigned> copyLengthBits;
 

@@ -181,6 +181,15 @@ def Helia_ArenaMode : I32EnumAttr<"ArenaMode",
   let cppNamespace = "::mlir::helia";
 }
 
+def Helia_HydrateMode : I32EnumAttr<"HydrateMode",
+    "who runs <prefix>_hydrate_constants", [
+      I32EnumAttrCase<"Explicit", 0, "explicit">,
+      I32EnumAttrCase<"FirstCall", 1, "first-call">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::helia";
+}
+
 def Helia_CopyMode : I32EnumAttr<"CopyMode",
     "what helia-lower-copies turns hydrate and stream copies into", [
       I32EnumAttrCase<"Copy", 0, "copy">,

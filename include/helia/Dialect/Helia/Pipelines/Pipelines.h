@@ -82,6 +82,15 @@ struct HeliaMemoryPipelineOptions
       *this, "prefix",
       llvm::cl::desc("Prefix of the generated functions (default: the first "
                      "planned function's name)")};
+  PassOptions::Option<HydrateMode> hydrate{
+      *this, "hydrate",
+      llvm::cl::desc("Who hydrates staged constants"),
+      llvm::cl::init(HydrateMode::Explicit),
+      llvm::cl::values(
+          clEnumValN(HydrateMode::Explicit, "explicit",
+                     "the caller runs <prefix>_hydrate_constants once"),
+          clEnumValN(HydrateMode::FirstCall, "first-call",
+                     "the model hydrates itself on its first call"))};
   PassOptions::Option<bool> lowerCopies{
       *this, "lower-copies",
       llvm::cl::desc("Also lower helia.hydrate/helia.stream and erase the "

@@ -124,7 +124,8 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
     A plan with staged constants needs `<prefix>_hydrate_constants` called
     once before the model runs: host code in the module (an
     `helia.unplanned` function) that calls a planned function with no call
-    of the hydrate function before it draws a warning.
+    of the hydrate function before it draws a warning, unless the lowering
+    hydrates by itself (`hydrate=first-call`).
   }];
   let options = [
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
@@ -136,6 +137,15 @@ def HeliaVerifyPlan : Pass<"helia-verify-plan", "::mlir::ModuleOp"> {
     Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
            "Prefix of <prefix>_hydrate_constants (default: the first "
            "planned function's name, as helia-lower-to-memref)">,
+    Option<"hydrate", "hydrate", "::mlir::helia::HydrateMode",
+           /*default=*/"::mlir::helia::HydrateMode::Explicit",
+           "Who hydrates staged constants: first-call (the pipeline then "
+           "runs helia-hydrate-on-first-call) needs no call in host code",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::helia::HydrateMode::Explicit, "explicit",
+                        "host code must call <prefix>_hydrate_constants"),
+             clEnumValN(::mlir::helia::HydrateMode::FirstCall, "first-call",
+                        "the model hydrates itself"))}]>,
   ];
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
@@ -216,6 +226,42 @@ def HeliaLowerToMemref : Pass<"helia-lower-to-memref", "::mlir::ModuleOp"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def HeliaHydrateOnFirstCall
+    : Pass<"helia-hydrate-on-first-call", "::mlir::ModuleOp"> {
+  let summary = "Make a lowered model run its hydrate function by itself";
+  let description = [{
+    Runs after helia-lower-to-memref, on a module whose plan has staged
+    constants, so that no harness can run the model on unhydrated weights.
+    With global arenas, each entry point (a planned function called from
+    outside the plan, or not called in the module) begins with a guarded
+    call of `<prefix>_hydrate_constants` that runs once per program, kept in
+    a flag global `<prefix>_hydrated`. With `arena-mode=alloc`,
+    `<prefix>_alloc_arenas` hydrates the arenas it allocates. With
+    `arena-mode=arg`, a function of the module that allocates the arenas
+    and calls the model hydrates them right after allocating; a function
+    that receives them from its own caller cannot know when they are fresh
+    and draws a warning. The prefix and the entry points are read from the
+    module's `helia.firmware` dictionary. See docs/Lowering.md.
+
+    ```mlir
+    func.func @model(...) {
+      %flag = memref.get_global @model_hydrated : memref<i1>
+      %done = memref.load %flag[] : memref<i1>
+      scf.if %not_done {
+        func.call @model_hydrate_constants() : () -> ()
+        memref.store %true, %flag[] : memref<i1>
+      }
+      ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 
