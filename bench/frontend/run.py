@@ -10,10 +10,13 @@ the logits as their bit patterns (arith.bitcast to i32, printMemrefI32).
 Variants: the default platform; every constant pinned into PSRAM (`pin`:
 staged arenas and hydration); every constant streamed (`stream`: the stream
 pool); a DTCM limit of half the scratch arena, which forces scratch to spill
-into SRAM (`spill`). Each in arena modes global, arg and
+into SRAM (`spill`); ops that only move constant elements folded into
+constants first (`fold`, fold-constants=true; the table shows the report's
+predicted scratch peak without the tensors computed from constants alone
+and the folded plan's scratch arenas). Each in arena modes global, arg and
 alloc, against plain One-Shot Bufferize.
 
-usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill]
+usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill,fold]
               [--modes global,arg,alloc] [--check]
 --check exits 1 when any planned run differs from plain or fails.
 """
@@ -133,7 +136,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--models", default=",".join(DEFAULT_MODELS))
-    ap.add_argument("--variants", default="default,pin,stream,spill")
+    ap.add_argument("--variants", default="default,pin,stream,spill,fold")
     ap.add_argument("--modes", default="global,arg,alloc")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--frontend", default=FRONTEND)
@@ -141,8 +144,8 @@ def main():
     opt = os.path.join(args.build, "bin", "helia-opt")
     failures = 0
     passed = 0
-    print("| model | ops | tensors | scratch B | constant B | scratch B (spill) | plan s | lower s | variants x modes | outputs |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| model | ops | tensors | scratch B | constant B | scratch B (spill) | fold: predicted peak / scratch B | plan s | lower s | variants x modes | outputs |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models.split(","):
             path = os.path.join(args.frontend, model + ".mlir")
@@ -154,7 +157,7 @@ def main():
             try:
                 plain = execute(opt, run([opt, src, "--pass-pipeline=builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, helia-lower-copies)" % TOSA]))
             except Exception as e:  # the reference itself does not run
-                print(f"| {model} | | | | | | | | | plain run failed: {str(e)[:200]} |")
+                print(f"| {model} | | | | | | | | | | plain run failed: {str(e)[:200]} |")
                 failures += 1
                 continue
             # Planning alone: sizes and time.
@@ -162,10 +165,11 @@ def main():
             limits = MODEL_LIMITS.get(model, [])
             extra = limits_option(limits)
             t0 = time.time()
+            report_path = os.path.join(tmp, model + ".report.txt")
             try:
-                run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false plan-json=%s%s})" % (TOSA, json_path, extra), "-o", os.devnull])
+                run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false plan-json=%s plan-report=%s%s})" % (TOSA, json_path, report_path, extra), "-o", os.devnull])
             except Exception as e:
-                print(f"| {model} | | | | | | | | | planning failed: {str(e).splitlines()[0][:200]} |")
+                print(f"| {model} | | | | | | | | | | planning failed: {str(e).splitlines()[0][:200]} |")
                 failures += 1
                 continue
             plan_s = time.time() - t0
@@ -176,6 +180,7 @@ def main():
             tensors = len(plan.get("tensors", []))
             ops = sum(1 for l in text.splitlines() if re.match(r"\s+(%\S+ = )?\"?[a-z_]+\.[a-z_0-9.]+", l))
             spill_scratch = ""
+            fold = ""
             outcome = []
             lower_s = 0.0
             for variant in args.variants.split(","):
@@ -183,6 +188,8 @@ def main():
                 if variant == "spill":
                     limit = max(16, (scratch // 2) // 16 * 16)
                     opts = limits_option(limits + [f"dtcm={limit}"])
+                if variant == "fold":
+                    opts += " fold-constants=true"
                 if variant in RULES:
                     rules = os.path.join(tmp, variant + ".json")
                     open(rules, "w").write(RULES[variant])
@@ -202,6 +209,25 @@ def main():
                     except Exception as e:
                         failures += 1
                         outcome.append(f"{variant}/{mode}: {str(e).splitlines()[0][:160]}")
+                if variant == "fold":
+                    # The report's prediction (the scratch peak without the
+                    # tensors computed from constants alone) against the
+                    # scratch arenas of the folded plan.
+                    fold_json = os.path.join(tmp, model + ".fold.json")
+                    m = re.search(r"without them: (\d+)", open(report_path).read())
+                    try:
+                        run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false%s plan-json=%s})" % (TOSA, opts, fold_json), "-o", os.devnull])
+                        fp = json.load(open(fold_json))
+                        folded = sum(a["size"] for a in fp["arenas"] if a["role"] == "scratch")
+                        predicted = int(m.group(1)) if m else scratch
+                        fold = f"{predicted} / {folded}"
+                        # Arenas round up to their alignment (16 bytes).
+                        slack = 16 * sum(1 for a in fp["arenas"] if a["role"] == "scratch")
+                        if folded > predicted + slack:
+                            failures += 1
+                            outcome.append(f"fold: report predicted {predicted} B of scratch, the folded plan needs {folded} B")
+                    except Exception:
+                        fold = "?"
                 if variant == "spill":
                     spill_json = os.path.join(tmp, model + ".spill.json")
                     try:
@@ -212,7 +238,7 @@ def main():
                         spill_scratch = "?"
             n = len(args.variants.split(",")) * len(args.modes.split(","))
             status = "bit-identical" if not outcome else "; ".join(outcome)
-            print(f"| {model} | {ops} | {tensors} | {scratch} | {const} | {spill_scratch} | {plan_s:.2f} | {max(lower_s, 0):.2f} | {n} | {status} |", flush=True)
+            print(f"| {model} | {ops} | {tensors} | {scratch} | {const} | {spill_scratch} | {fold} | {plan_s:.2f} | {max(lower_s, 0):.2f} | {n} | {status} |", flush=True)
     print(f"{passed} passed, {failures} failed")
     return 1 if (args.check and failures) else 0
 

@@ -152,20 +152,23 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
   return plan;
 }
 
-std::optional<PlanPeak> MemoryPlan::findPeak(unsigned arena) const {
+std::optional<PlanPeak> MemoryPlan::findPeak(
+    llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const {
   std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
   auto add = [&](StringRef function, int64_t first, int64_t last,
                  int64_t size) {
+    if (!size)
+      return;
     deltas[{function, first}] += size;
     deltas[{function, last + 1}] -= size;
   };
   for (const PlanTensor &t : tensors) {
     if (!t.primary)
       continue;
-    if (t.arena == arena)
-      add(t.function, t.firstStep, t.lastStep, t.size);
-    if (t.streamArena == arena)
-      add(t.function, t.streamStep, t.streamLastStep, t.size);
+    add(t.function, t.firstStep, t.lastStep, bytesIn(t, t.arena));
+    if (t.streamArena)
+      add(t.function, t.streamStep, t.streamLastStep,
+          bytesIn(t, *t.streamArena));
   }
   std::optional<PlanPeak> peak;
   StringRef function;
@@ -180,6 +183,12 @@ std::optional<PlanPeak> MemoryPlan::findPeak(unsigned arena) const {
       peak = PlanPeak{key.first.str(), key.second, live};
   }
   return peak;
+}
+
+std::optional<PlanPeak> MemoryPlan::findPeak(unsigned arena) const {
+  return findPeak([&](const PlanTensor &t, unsigned in) -> int64_t {
+    return in == arena ? t.size : 0;
+  });
 }
 
 void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {

@@ -162,10 +162,33 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
       os << "    of which computed from constants alone: "
          << formatBytes(constantOnlyAtPeak) << "\n";
   }
-  if (numConstantOnly)
-    os << "\nComputed from constants alone\n  " << numConstantOnly
-       << " scratch buffers, " << formatBytes(constantOnlyBytes)
-       << ", are computed from constants only (e.g. weights broadcast at run "
-          "time); folding them into constants at compile time would move "
-          "them from RAM to flash\n";
+  if (!numConstantOnly)
+    return;
+  os << "\nComputed from constants alone\n  " << numConstantOnly
+     << " scratch buffers, " << formatBytes(constantOnlyBytes)
+     << ", are computed from constants only (e.g. weights broadcast at run "
+        "time); folding them into constants at compile time would move "
+        "them from RAM to flash\n";
+  // What folding saves: the peak of all scratch arenas together, each
+  // tensor rounded up to its arena's alignment as the packer places it,
+  // with and without them (fold-constants=true folds those that only move
+  // elements).
+  auto scratchBytes = [&](bool withoutConstantOnly) {
+    std::optional<PlanPeak> peak =
+        findPeak([&](const PlanTensor &t, unsigned index) -> int64_t {
+          const PlanArena &arena = arenas[index];
+          if (arena.role != ArenaRole::Scratch ||
+              (withoutConstantOnly && t.constantOnly))
+            return 0;
+          return static_cast<int64_t>(llvm::alignTo(
+              t.size, std::max<int64_t>(arena.alignment, 1)));
+        });
+    return peak ? peak->bytes : 0;
+  };
+  int64_t nowBytes = scratchBytes(false);
+  int64_t foldedBytes = scratchBytes(true);
+  os << "  scratch peak of all scratch arenas together: "
+     << formatBytes(nowBytes) << "; without them: " << formatBytes(foldedBytes)
+     << ", " << formatBytes(nowBytes - foldedBytes)
+     << " less (fold-constants=true folds those that only move elements)\n";
 }

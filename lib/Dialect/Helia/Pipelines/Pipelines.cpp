@@ -15,6 +15,8 @@ using namespace mlir::helia;
 
 void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(createHeliaFoldConstantSubgraphs());
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
   pm.addPass(createHeliaInsertTensorCopies());

@@ -106,6 +106,10 @@ struct MemoryPlan {
   /// stream pool; tensors that share storage count once. None for an arena
   /// that holds nothing. A sweep over lifetime ends: O(n log n).
   std::optional<PlanPeak> findPeak(unsigned arena) const;
+  /// The step with the most live bytes, counting `bytesIn(tensor, arena)`
+  /// for each tensor in its arena and in its stream slot's (0: not counted).
+  std::optional<PlanPeak> findPeak(
+      llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const;
 
   /// Writes the plan as JSON (see docs/PlanFormat.md).
   void writeJSON(llvm::raw_ostream &os) const;

@@ -63,6 +63,13 @@ struct HeliaMemoryPipelineOptions
       *this, "plan-svg",
       llvm::cl::desc("Also write the SVG timeline of every arena to this path "
                      "('-': stdout)")};
+  PassOptions::Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("First fold ops that only move constant elements "
+                     "(broadcasts, transposes of weights) into constants "
+                     "(helia-fold-constant-subgraphs): scratch RAM becomes "
+                     "flash"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> lower{
       *this, "lower",
       llvm::cl::desc("Lower the plan to memref (helia-lower-to-memref); "

@@ -43,6 +43,38 @@ def HeliaInsertTensorCopies
                            "::mlir::helia::HeliaDialect"];
 }
 
+def HeliaFoldConstantSubgraphs
+    : InterfacePass<"helia-fold-constant-subgraphs",
+                    "::mlir::FunctionOpInterface"> {
+  let summary = "Fold ops that only move constant elements into constants";
+  let description = [{
+    Evaluates at compile time the ops of a planned function that compute a
+    tensor from constants by moving elements only, so that the result is a
+    constant (flash) instead of a scratch tensor (RAM): `linalg.broadcast`,
+    `linalg.transpose`, `linalg.copy`, a `linalg.generic` whose body only
+    yields an input element (each input dimension a loop dimension or a
+    constant index, the output map a permutation), `linalg.fill` of a
+    constant, and reshapes of constants. Chains fold as a whole. A result is
+    folded only when every user reads it (none writes into it as a
+    destination). There is no arithmetic, so the folded bytes are exactly the
+    bytes the op would write. The plan report lists the scratch computed from
+    constants alone and the RAM folding saves (docs/Frontend.md).
+
+    ```mlir
+    %e = tensor.empty() : tensor<16x64x192xf32>
+    %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, ...],
+                         iterator_types = ["parallel", "parallel", "parallel"]}
+           ins(%w : tensor<64x192xf32>) outs(%e : tensor<16x64x192xf32>) {...}
+    // becomes
+    %b = arith.constant dense<...> : tensor<16x64x192xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Ops folded into constants">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> {
   let summary = "Give every tensor its kind and its resolved placement";
   let description = [{

@@ -1,0 +1,290 @@
+//===- FoldConstantSubgraphs.cpp - constants moved at compile time --------===//
+//
+// Frontends broadcast, transpose and reshape weights at run time: each such
+// op writes a scratch tensor computed from constants alone, RAM that a
+// microcontroller can rarely spare. This pass evaluates those ops at compile
+// time so that their results become constants (flash) instead of scratch.
+// It only folds ops that move elements without arithmetic, so the folded
+// bytes are exactly the bytes the op would have written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/DebugLog.h"
+
+#include <cstring>
+
+#define DEBUG_TYPE "helia-fold-constant-subgraphs"
+
+namespace mlir::helia {
+#define GEN_PASS_DEF_HELIAFOLDCONSTANTSUBGRAPHS
+#include "helia/Dialect/Helia/Transforms/Passes.h.inc"
+} // namespace mlir::helia
+
+using namespace mlir;
+using namespace mlir::helia;
+
+namespace {
+struct HeliaFoldConstantSubgraphs
+    : mlir::helia::impl::HeliaFoldConstantSubgraphsBase<
+          HeliaFoldConstantSubgraphs> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+/// The bytes of a constant tensor, one element after the other in row-major
+/// order; a splat holds one element.
+struct ConstantBytes {
+  ArrayRef<char> data;
+  bool splat = false;
+};
+} // namespace
+
+/// Element types whose elements are whole bytes, so that moving an element
+/// is copying its bytes.
+static std::optional<unsigned> getElementBytes(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  Type element = shaped.getElementType();
+  if (!element.isIntOrIndexOrFloat() || element.isIndex())
+    return std::nullopt;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits == 0 || bits % 8 != 0)
+    return std::nullopt;
+  return bits / 8;
+}
+
+static std::optional<ConstantBytes> getConstantBytes(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    // Bit-packed i1 data is not one byte per element.
+    if (!getElementBytes(dense.getType()))
+      return std::nullopt;
+    return ConstantBytes{dense.getRawData(), dense.isSplat()};
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    std::optional<unsigned> bytes = getElementBytes(resource.getType());
+    if (!blob || !bytes)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    if (static_cast<int64_t>(data.size()) !=
+        resource.getType().getNumElements() * *bytes)
+      return std::nullopt;
+    return ConstantBytes{data, false};
+  }
+  return std::nullopt;
+}
+
+/// Every use only reads the value: folding it into a constant then saves its
+/// buffer. An op that writes into it (a destination) would make
+/// bufferization copy the constant into a new buffer, which saves nothing.
+static bool onlyRead(Value value) {
+  return llvm::all_of(value.getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+      return !dps.isDpsInit(&use);
+    return isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
+               tensor::ExtractOp, tensor::ExtractSliceOp>(user);
+  });
+}
+
+/// A linalg op that copies one element of one input into each element of
+/// its result: a `linalg.generic` whose body only yields an input's block
+/// argument, or `linalg.broadcast`, `linalg.transpose`, `linalg.copy`.
+/// Returns the input it copies from.
+static OpOperand *getMovedInput(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return nullptr;
+  Block *body = op.getBlock();
+  if (!body || !llvm::hasSingleElement(*body))
+    return nullptr;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1)
+    return nullptr;
+  auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
+  if (!arg || arg.getOwner() != body)
+    return nullptr;
+  OpOperand *input = op.getMatchingOpOperand(arg);
+  if (!input || op.isDpsInit(input))
+    return nullptr;
+  return input;
+}
+
+/// Evaluates a moving linalg op on constant bytes. The output map must be a
+/// permutation (every element written once); each input dimension must be a
+/// loop dimension or a constant index.
+static std::optional<DenseElementsAttr> evaluateMove(linalg::LinalgOp op) {
+  OpOperand *input = getMovedInput(op);
+  if (!input)
+    return std::nullopt;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto inputType = dyn_cast<RankedTensorType>(input->get().getType());
+  if (!resultType || !inputType || !inputType.hasStaticShape())
+    return std::nullopt;
+  std::optional<unsigned> elementBytes = getElementBytes(resultType);
+  if (!elementBytes ||
+      getElementBytes(inputType) != elementBytes ||
+      inputType.getElementType() != resultType.getElementType())
+    return std::nullopt;
+  std::optional<ConstantBytes> source = getConstantBytes(input->get());
+  if (!source)
+    return std::nullopt;
+  if (source->splat)
+    return DenseElementsAttr::getFromRawBuffer(resultType, source->data);
+
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap inputMap = op.getMatchingIndexingMap(input);
+  if (!outputMap.isPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+
+  // Per loop dimension, the element stride it moves in the input and in the
+  // output; constant input indices add a fixed offset.
+  unsigned numLoops = ranges.size();
+  SmallVector<int64_t> inputStride(numLoops, 0), outputStride(numLoops, 0);
+  int64_t inputBase = 0;
+  auto strides = [](RankedTensorType type) {
+    SmallVector<int64_t> result(type.getRank(), 1);
+    for (int64_t d = type.getRank() - 2; d >= 0; --d)
+      result[d] = result[d + 1] * type.getDimSize(d + 1);
+    return result;
+  };
+  SmallVector<int64_t> inStrides = strides(inputType);
+  SmallVector<int64_t> outStrides = strides(resultType);
+  for (auto [r, expr] : llvm::enumerate(inputMap.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      inputStride[dim.getPosition()] += inStrides[r];
+    } else if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      if (cst.getValue() < 0 || cst.getValue() >= inputType.getDimSize(r))
+        return std::nullopt;
+      inputBase += cst.getValue() * inStrides[r];
+    } else {
+      return std::nullopt;
+    }
+  }
+  for (auto [r, expr] : llvm::enumerate(outputMap.getResults()))
+    outputStride[cast<AffineDimExpr>(expr).getPosition()] = outStrides[r];
+  // Every loop point must index inside the input.
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (ranges[d] == 0)
+      return DenseElementsAttr::getFromRawBuffer(resultType, {});
+
+  size_t bytes = *elementBytes;
+  std::vector<char> result(resultType.getNumElements() * bytes);
+  SmallVector<int64_t> point(numLoops, 0);
+  int64_t in = inputBase, out = 0;
+  while (true) {
+    std::memcpy(result.data() + out * bytes,
+                source->data.data() + in * bytes, bytes);
+    // Odometer over the loop ranges, innermost loop fastest.
+    int64_t d = numLoops - 1;
+    for (; d >= 0; --d) {
+      if (++point[d] < ranges[d]) {
+        in += inputStride[d];
+        out += outputStride[d];
+        break;
+      }
+      in -= inputStride[d] * (ranges[d] - 1);
+      out -= outputStride[d] * (ranges[d] - 1);
+      point[d] = 0;
+    }
+    if (d < 0)
+      break;
+  }
+  return DenseElementsAttr::getFromRawBuffer(resultType, result);
+}
+
+/// The constant an op would compute, if it only moves constant elements.
+static std::optional<DenseElementsAttr> evaluate(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // A fill of a constant scalar: every element the same.
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      Attribute value;
+      auto type = dyn_cast<RankedTensorType>(fill.getResult(0).getType());
+      if (!type || !type.hasStaticShape() ||
+          !matchPattern(fill.value(), m_Constant(&value)) ||
+          !isa<IntegerAttr, FloatAttr>(value) ||
+          cast<TypedAttr>(value).getType() != type.getElementType())
+        return std::nullopt;
+      return DenseElementsAttr::get(type, value);
+    }
+    return evaluateMove(linalgOp);
+  }
+  // Reshapes of constants fold upstream.
+  if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp>(
+          op))
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : op->getOperands()) {
+    Attribute attr;
+    if (!matchPattern(operand, m_Constant(&attr)))
+      return std::nullopt;
+    operands.push_back(attr);
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operands, folded)) || folded.size() != 1)
+    return std::nullopt;
+  auto attr = dyn_cast_if_present<DenseElementsAttr>(
+      dyn_cast<Attribute>(folded.front()));
+  if (!attr || attr.getType() != op->getResult(0).getType())
+    return std::nullopt;
+  return attr;
+}
+
+void HeliaFoldConstantSubgraphs::runOnOperation() {
+  FunctionOpInterface func = getOperation();
+  // Host code stays as written.
+  if (func.isExternal() || !isPlannedFunction(func))
+    return markAllAnalysesPreserved();
+  // Producers before their users, so that chains fold as a whole.
+  SmallVector<Operation *> candidates;
+  func.getFunctionBody().walk([&](Operation *op) {
+    if (op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op->getResult(0).getType()) &&
+        !op->hasTrait<OpTrait::ConstantLike>())
+      candidates.push_back(op);
+  });
+  uint64_t folded = 0;
+  for (Operation *op : candidates) {
+    if (!onlyRead(op->getResult(0)))
+      continue;
+    std::optional<DenseElementsAttr> value = evaluate(op);
+    if (!value)
+      continue;
+    LDBG() << "folding " << op->getName() << " at " << op->getLoc();
+    OpBuilder builder(op);
+    auto constant = arith::ConstantOp::create(builder, op->getLoc(), *value);
+    op->getResult(0).replaceAllUsesWith(constant);
+    SmallVector<Value> operands(op->getOperands());
+    op->erase();
+    ++folded;
+    // Drop what only fed the folded op (its empty destination, a weight
+    // that is now folded everywhere).
+    for (Value operand : operands) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->use_empty() && isMemoryEffectFree(def))
+        def->erase();
+    }
+  }
+  numFolded += folded;
+  if (!folded)
+    markAllAnalysesPreserved();
+}
