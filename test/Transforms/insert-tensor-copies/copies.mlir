@@ -117,3 +117,35 @@ func.func @write_into_branch_result(%x: tensor<8xf32>, %c: i1, %n: index) -> (te
   }
   return %s, %l : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A loop carries a value that may be either of two buffers, and passes its
+// iter_arg to a call: the loop writes into a copy, which it reads (the
+// call's read is known through the module's function analysis).
+
+// CHECK-LABEL: func.func @loop_init_read_by_call(
+// CHECK: %[[S:.*]] = scf.if
+// CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[S]]) : tensor<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[COPY]])
+// CHECK: func.call @loop_callee
+func.func @loop_callee(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @loop_init_read_by_call(%c: i1, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = scf.if %c -> tensor<4xf32> {
+    scf.yield %a : tensor<4xf32>
+  } else {
+    scf.yield %b : tensor<4xf32>
+  }
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %s) -> (tensor<4xf32>) {
+    %x = func.call @loop_callee(%it) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %it : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -165,7 +165,9 @@ static bool mayBeSeveralBuffers(Value value,
 static LogicalResult
 copyWritesIntoSeveralBuffers(FunctionOpInterface func,
                              const bufferization::AnalysisState &state) {
-  SmallVector<OpOperand *> writes;
+  // Every question to the analysis is asked before the IR changes: its
+  // answers (and caches) are about the IR it saw.
+  SmallVector<std::pair<OpOperand *, bool>> writes;
   func.walk([&](Operation *op) {
     // Calls are left to the module analysis (what a callee writes is only
     // known there).
@@ -177,15 +179,14 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
           state.bufferizesToMemoryWrite(operand) &&
           !bufferizable.mustBufferizeInPlace(operand, state) &&
           mayBeSeveralBuffers(operand.get(), state))
-        writes.push_back(&operand);
+        writes.push_back({&operand, state.bufferizesToMemoryRead(operand)});
   });
   bufferization::BufferizationState bufferizationState;
-  for (OpOperand *operand : writes) {
+  for (auto [operand, read] : writes) {
     OpBuilder builder(operand->getOwner());
     FailureOr<Value> copy = bufferization::allocateTensorForShapedValue(
         builder, operand->getOwner()->getLoc(), operand->get(),
-        state.getOptions(), bufferizationState,
-        /*copy=*/state.bufferizesToMemoryRead(*operand));
+        state.getOptions(), bufferizationState, /*copy=*/read);
     if (failed(copy))
       return failure();
     operand->set(*copy);
@@ -369,7 +370,9 @@ void HeliaInsertTensorCopies::runOnOperation() {
   bufferization::OneShotBufferizationOptions options =
       getBufferizationOptions();
   {
-    bufferization::AnalysisState inPlace(options);
+    // A One-Shot state (not yet analysed): the ops' interfaces reach func.call,
+    // whose model reads the module's function analysis from it.
+    bufferization::OneShotAnalysisState inPlace(module, options);
     for (FunctionOpInterface func : planned)
       if (failed(copyWritesIntoSeveralBuffers(func, inPlace)))
         return signalPassFailure();
