@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopStorage.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -339,9 +340,12 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned)
     if (func.getFunctionBody().hasOneBlock())
       copyNestedCallResults(func);
-  for (FunctionOpInterface func : planned)
+  for (FunctionOpInterface func : planned) {
+    writeYieldsIntoIterArgs(func);
+    splitNestedEmptyTensors(func);
     if (failed(hoistNestedStorage(func)))
       return signalPassFailure();
+  }
   for (FunctionOpInterface func : planned)
     copyStridedAtBoundaries(func);
 

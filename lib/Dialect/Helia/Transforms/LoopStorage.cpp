@@ -1,0 +1,139 @@
+//===- LoopStorage.cpp - storage of loop bodies the planner can count -----===//
+
+#include "LoopStorage.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+void mlir::helia::splitNestedEmptyTensors(FunctionOpInterface func) {
+  // A fill of an empty tensor that several ops accumulate into: each gets a
+  // fill of its own (into an empty of its own, split below).
+  SmallVector<linalg::FillOp> sharedFills;
+  func.walk([&](linalg::FillOp fill) {
+    if (fill->getParentOp() != func.getOperation() && fill->getNumResults() == 1 &&
+        !fill->hasOneUse() && !fill->use_empty() &&
+        fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      sharedFills.push_back(fill);
+  });
+  for (linalg::FillOp fill : sharedFills) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : fill->getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder builder(fill);
+      use->set(builder.clone(*fill)->getResult(0));
+    }
+  }
+
+  SmallVector<tensor::EmptyOp> shared;
+  func.walk([&](tensor::EmptyOp empty) {
+    if (empty->getParentOp() != func.getOperation() && !empty->hasOneUse() &&
+        !empty->use_empty())
+      shared.push_back(empty);
+  });
+  for (tensor::EmptyOp empty : shared) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : empty->getUses())
+      uses.push_back(&use);
+    // The first use keeps the original.
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder builder(empty);
+      use->set(builder.clone(*empty)->getResult(0));
+    }
+  }
+}
+
+/// The op in `block` that contains `op` (or `op` itself).
+static Operation *getAncestorIn(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// True if `use` is an input that `op` reads at the very element it writes,
+/// before writing it: a parallel linalg op whose maps for that input and its
+/// single output are the same permutation.
+static bool isElementwiseRead(Operation *op, OpOperand &use) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.isDpsInit(&use) || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return false;
+  AffineMap output = linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
+  return output.isPermutation() &&
+         linalgOp.getMatchingIndexingMap(&use) == output &&
+         use.get().getType() == linalgOp->getResult(0).getType();
+}
+
+/// The op that writes the fresh destination `value` is computed into, if
+/// the value's storage is fresh: the destination-style op that defines it,
+/// through a `linalg.fill` of its init, down to a `tensor.empty`. Returns
+/// the operand to rewire (the empty's use) and the first op that writes.
+static std::optional<std::pair<OpOperand *, Operation *>>
+getFreshDestination(Value value) {
+  auto dps = value.getDefiningOp<DestinationStyleOpInterface>();
+  if (!dps || dps->getNumResults() != 1)
+    return std::nullopt;
+  OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(value));
+  if (!init)
+    return std::nullopt;
+  // The op must not read what its destination held before.
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(dps.getOperation());
+      linalgOp && !isa<linalg::FillOp>(dps.getOperation()) &&
+      linalgOp.payloadUsesValueFromOperand(init)) {
+    // Accumulation into a filled destination: the fill writes first.
+    auto fill = init->get().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill->hasOneUse() ||
+        !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      return std::nullopt;
+    return std::make_pair(&fill.getOutputsMutable()[0], fill.getOperation());
+  }
+  if (!isa<linalg::LinalgOp>(dps.getOperation()) ||
+      !init->get().getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  return std::make_pair(init, dps.getOperation());
+}
+
+void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func) {
+  func.walk([&](scf::ForOp loop) {
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (!isa<RankedTensorType>(iterArg.getType()))
+        continue;
+      Value yielded = yield.getOperand(index);
+      // Yielded for one iter_arg only.
+      if (llvm::count(yield.getOperands(), yielded) != 1)
+        continue;
+      std::optional<std::pair<OpOperand *, Operation *>> destination =
+          getFreshDestination(yielded);
+      if (!destination || destination->second->getBlock() != body ||
+          destination->first->get().getType() != iterArg.getType())
+        continue;
+      Operation *firstWrite = destination->second;
+      // The previous value is read only before the first write, and only by
+      // ops that do not alias it (a view or a destination would keep it).
+      bool readBefore = llvm::all_of(iterArg.getUses(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        if (user == yield.getOperation())
+          return false;
+        // The writing op itself may read the old value element for element
+        // (an elementwise update, as c = f * c + i * g).
+        if (user == firstWrite)
+          return isElementwiseRead(user, use);
+        Operation *top = getAncestorIn(body, user);
+        if (!top || !top->isBeforeInBlock(firstWrite))
+          return false;
+        if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+          return !dps.isDpsInit(&use);
+        return isa<tensor::ExtractOp>(user);
+      });
+      if (!readBefore)
+        continue;
+      destination->first->set(iterArg);
+    }
+  });
+}

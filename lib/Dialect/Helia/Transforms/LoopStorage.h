@@ -1,0 +1,37 @@
+//===- LoopStorage.h - storage of loop bodies the planner can count -*- C++ -*-===//
+//
+// helia plans the buffers of a function's top level. A loop body that
+// creates tensors gets them from storage hoisted before the loop; a loop
+// that carries a freshly computed tensor from one iteration to the next
+// writes it into the buffer it carries (its iter_arg), when the previous
+// value is no longer read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
+#define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::helia {
+
+/// Gives every use of a `tensor.empty` nested in a loop or branch its own
+/// `tensor.empty`, and every op that accumulates into a shared fill of an
+/// empty tensor a fill of its own: each destination then has a buffer of its
+/// own, which hoisting turns into one top-level buffer per temporary,
+/// instead of one shared buffer that the analysis would copy inside the
+/// region.
+void splitNestedEmptyTensors(FunctionOpInterface func);
+
+/// For each `scf.for` of `func` that yields a tensor computed in its body
+/// into a fresh destination (a `tensor.empty`, possibly filled), makes the
+/// iter_arg that value is yielded for the destination instead, when the
+/// iter_arg is not read from that write on and nothing aliases it. The
+/// tensor program computes the same values (the destination's contents are
+/// never read); bufferization then keeps the loop-carried value in one
+/// buffer instead of allocating one per iteration.
+void writeYieldsIntoIterArgs(FunctionOpInterface func);
+
+} // namespace mlir::helia
+
+#endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H

@@ -1,0 +1,64 @@
+// RUN: helia-opt %s -split-input-file -helia-insert-tensor-copies | FileCheck %s
+
+// A recurrent state computed anew in every iteration: the new state is
+// written into the buffer the loop carries (the old one is read before), and
+// each temporary of the body gets its own empty tensor and fill, hoisted
+// before the loop. No copy is left inside the loop.
+
+// CHECK-LABEL: func.func @recurrence(
+// CHECK-COUNT-2: tensor.empty() : tensor<1x4xf32>
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} iter_args(%[[H:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}})
+// CHECK: %[[FILL1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1:.*]] : tensor<1x4xf32>)
+// CHECK: %[[FILL2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2:.*]] : tensor<1x4xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul ins(%[[H]], %{{.*}} : {{.*}}) outs(%[[FILL1]] : tensor<1x4xf32>)
+// CHECK: %[[N:.*]] = linalg.matmul ins(%[[H]], %{{.*}} : {{.*}}) outs(%[[FILL2]] : tensor<1x4xf32>)
+// The new cell state is computed into the old one's buffer (read by this
+// very op, element for element) ...
+// CHECK: %[[C2:.*]] = linalg.add ins(%[[C]], %[[M]] : {{.*}}) outs(%[[C]] : tensor<1x4xf32>)
+// ... and the new hidden state into the hidden state's.
+// CHECK: %[[H2:.*]] = linalg.add ins(%[[N]], %[[C2]] : {{.*}}) outs(%[[H]] : tensor<1x4xf32>)
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: scf.yield %[[H2]], %[[C2]]
+func.func @recurrence(%h0: tensor<1x4xf32>, %w: tensor<4x4xf32>, %u: tensor<4x4xf32>) -> tensor<1x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %c0t = arith.constant dense<0.5> : tensor<1x4xf32>
+  %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %h0, %c = %c0t) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+    %e = tensor.empty() : tensor<1x4xf32>
+    %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %m = linalg.matmul ins(%h, %w : tensor<1x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %n = linalg.matmul ins(%h, %u : tensor<1x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %c2 = linalg.add ins(%c, %m : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %h2 = linalg.add ins(%n, %c2 : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.yield %h2, %c2 : tensor<1x4xf32>, tensor<1x4xf32>
+  }
+  return %r#0 : tensor<1x4xf32>
+}
+
+// -----
+
+// The old state is read after the new one is written: the new one keeps its
+// own destination, and bufferization copies inside the loop (planning then
+// reports it, with the fix).
+
+// CHECK-LABEL: func.func @read_after_write(
+// CHECK: scf.for {{.*}} iter_args(%[[H:.*]] = %{{.*}})
+// CHECK: %[[N:.*]] = linalg.add ins(%[[H]], %[[H]] : {{.*}}) outs(%[[E:.*]] : tensor<4xf32>)
+// CHECK-NOT: outs(%[[H]]
+// CHECK: linalg.mul ins(%[[N]], %[[H]] :
+func.func @read_after_write(%h0: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %h0) -> (tensor<4xf32>) {
+    %e = tensor.empty() : tensor<4xf32>
+    %n = linalg.add ins(%h, %h : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %e2 = tensor.empty() : tensor<4xf32>
+    %p = linalg.mul ins(%n, %h : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
