@@ -3,6 +3,7 @@
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
@@ -24,22 +25,24 @@ static llvm::DenseSet<Value> getConstantDerivedValues(FunctionOpInterface func) 
   llvm::DenseSet<Value> derived;
   if (func.isExternal())
     return derived;
-  for (Operation &op : func.getFunctionBody().front()) {
-    if (op.getNumResults() == 0)
-      continue;
-    bool fromConstants = op.hasTrait<OpTrait::ConstantLike>();
-    if (!fromConstants && isMemoryEffectFree(&op)) {
+  // Every op, nested ones too (a loop body may transpose weights on each
+  // iteration), before the ops it contains.
+  func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumResults() == 0)
+      return;
+    bool fromConstants = op->hasTrait<OpTrait::ConstantLike>();
+    if (!fromConstants && isMemoryEffectFree(op)) {
       fromConstants = true;
-      op.walk([&](Operation *inner) {
+      op->walk([&](Operation *inner) {
         for (Value operand : inner->getOperands())
-          if (!op.isAncestor(operand.getParentBlock()->getParentOp()) &&
+          if (!op->isAncestor(operand.getParentBlock()->getParentOp()) &&
               !derived.contains(operand))
             fromConstants = false;
       });
     }
     if (fromConstants)
-      derived.insert(op.result_begin(), op.result_end());
-  }
+      derived.insert(op->result_begin(), op->result_end());
+  });
   return derived;
 }
 
@@ -91,7 +94,27 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
       for (unsigned member : buffer.members) {
         Value value = analysis->getTensors()[member].value;
         constantOnly &= fromConstants.contains(value);
-        computed |= !isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp());
+        if (!isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp())) {
+          computed = true;
+          continue;
+        }
+        // An empty tensor hoisted out of a loop body holds what the body's
+        // ops write into it, and what later ops of the body write into
+        // their results in place (a matmul accumulating into a fill).
+        SmallVector<Value> written{value};
+        while (!written.empty()) {
+          Value next = written.pop_back_val();
+          for (OpOperand &use : next.getUses()) {
+            auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+            if (!dps || !dps.isDpsInit(&use) ||
+                dps->getParentRegion() == &func.getFunctionBody())
+              continue;
+            computed = true;
+            OpResult result = dps.getTiedOpResult(&use);
+            constantOnly &= fromConstants.contains(result);
+            written.push_back(result);
+          }
+        }
       }
       constantOnly &= computed;
       for (unsigned member : buffer.members) {

@@ -126,6 +126,41 @@ static OpOperand *getMovedInput(linalg::LinalgOp op) {
   return input;
 }
 
+/// The elements of `type`, copied from `source`: loop d runs `ranges[d]`
+/// times and moves `inputStride[d]` elements in the source and
+/// `outputStride[d]` in the result; the first element read is `inputBase`.
+static DenseElementsAttr gather(RankedTensorType type, ArrayRef<char> source,
+                                size_t bytes, ArrayRef<int64_t> ranges,
+                                ArrayRef<int64_t> inputStride,
+                                int64_t inputBase,
+                                ArrayRef<int64_t> outputStride) {
+  std::vector<char> result(type.getNumElements() * bytes);
+  if (result.empty())
+    return DenseElementsAttr::getFromRawBuffer(type, result);
+  int64_t numLoops = ranges.size();
+  SmallVector<int64_t> point(numLoops, 0);
+  int64_t in = inputBase, out = 0;
+  while (true) {
+    std::memcpy(result.data() + out * bytes, source.data() + in * bytes,
+                bytes);
+    // Odometer over the loop ranges, innermost loop fastest.
+    int64_t d = numLoops - 1;
+    for (; d >= 0; --d) {
+      if (++point[d] < ranges[d]) {
+        in += inputStride[d];
+        out += outputStride[d];
+        break;
+      }
+      in -= inputStride[d] * (ranges[d] - 1);
+      out -= outputStride[d] * (ranges[d] - 1);
+      point[d] = 0;
+    }
+    if (d < 0)
+      break;
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, result);
+}
+
 /// Evaluates a moving linalg op on constant bytes. The output map must be a
 /// permutation (every element written once); each input dimension must be a
 /// loop dimension or a constant index.
@@ -182,34 +217,47 @@ static std::optional<DenseElementsAttr> evaluateMove(linalg::LinalgOp op) {
   }
   for (auto [r, expr] : llvm::enumerate(outputMap.getResults()))
     outputStride[cast<AffineDimExpr>(expr).getPosition()] = outStrides[r];
-  // Every loop point must index inside the input.
-  for (unsigned d = 0; d < numLoops; ++d)
-    if (ranges[d] == 0)
-      return DenseElementsAttr::getFromRawBuffer(resultType, {});
+  return gather(resultType, source->data, *elementBytes, ranges, inputStride,
+                inputBase, outputStride);
+}
 
-  size_t bytes = *elementBytes;
-  std::vector<char> result(resultType.getNumElements() * bytes);
-  SmallVector<int64_t> point(numLoops, 0);
-  int64_t in = inputBase, out = 0;
-  while (true) {
-    std::memcpy(result.data() + out * bytes,
-                source->data.data() + in * bytes, bytes);
-    // Odometer over the loop ranges, innermost loop fastest.
-    int64_t d = numLoops - 1;
-    for (; d >= 0; --d) {
-      if (++point[d] < ranges[d]) {
-        in += inputStride[d];
-        out += outputStride[d];
-        break;
-      }
-      in -= inputStride[d] * (ranges[d] - 1);
-      out -= outputStride[d] * (ranges[d] - 1);
-      point[d] = 0;
-    }
-    if (d < 0)
-      break;
+/// Evaluates a `tensor.extract_slice` of a constant with static offsets,
+/// sizes and strides (a rank-reducing slice drops unit dimensions, which
+/// leaves the row-major order of the elements as it is).
+static std::optional<DenseElementsAttr>
+evaluateSlice(tensor::ExtractSliceOp slice) {
+  RankedTensorType sourceType = slice.getSourceType();
+  RankedTensorType resultType = slice.getResultType();
+  std::optional<unsigned> elementBytes = getElementBytes(resultType);
+  if (!elementBytes || !sourceType.hasStaticShape() ||
+      getElementBytes(sourceType) != elementBytes)
+    return std::nullopt;
+  std::optional<ConstantBytes> source = getConstantBytes(slice.getSource());
+  if (!source)
+    return std::nullopt;
+  if (source->splat)
+    return DenseElementsAttr::getFromRawBuffer(resultType, source->data);
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  ArrayRef<int64_t> strides = slice.getStaticStrides();
+  if (llvm::any_of(offsets, ShapedType::isDynamic) ||
+      llvm::any_of(sizes, ShapedType::isDynamic) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  unsigned rank = sourceType.getRank();
+  SmallVector<int64_t> sourceStrides(rank, 1);
+  for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d)
+    sourceStrides[d] = sourceStrides[d + 1] * sourceType.getDimSize(d + 1);
+  SmallVector<int64_t> inputStride(rank), outputStride(rank, 1);
+  int64_t inputBase = 0;
+  for (unsigned d = 0; d < rank; ++d) {
+    inputStride[d] = sourceStrides[d] * strides[d];
+    inputBase += offsets[d] * sourceStrides[d];
   }
-  return DenseElementsAttr::getFromRawBuffer(resultType, result);
+  for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d)
+    outputStride[d] = outputStride[d + 1] * sizes[d + 1];
+  return gather(resultType, source->data, *elementBytes, sizes, inputStride,
+                inputBase, outputStride);
 }
 
 /// The constant an op would compute, if it only moves constant elements.
@@ -228,6 +276,8 @@ static std::optional<DenseElementsAttr> evaluate(Operation *op) {
     }
     return evaluateMove(linalgOp);
   }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return evaluateSlice(slice);
   // Reshapes of constants fold upstream.
   if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp>(
           op))
