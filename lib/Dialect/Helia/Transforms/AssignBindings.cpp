@@ -72,6 +72,14 @@ struct BufferPlan {
   int64_t streamFirst = 0, streamLast = 0, streamOffset = 0;
 };
 
+/// Which open buffers spill from a memory, and the live bytes at the peak
+/// of what it keeps and of the next memory.
+struct SpillSelection {
+  SmallVector<unsigned> spilled;
+  int64_t keptPeak = 0;
+  int64_t slowPeak = 0;
+};
+
 struct HeliaAssignBindings
     : mlir::helia::impl::HeliaAssignBindingsBase<HeliaAssignBindings> {
   using Base::Base;
@@ -91,11 +99,10 @@ private:
   LogicalResult packScratch();
   /// The buffers of `open` that spill from a memory holding `here` within
   /// `budget` bytes to the next one, which holds `next` (the planner's
-  /// chooseSpills, by live bytes), and the live bytes the memory keeps at
-  /// its peak.
-  std::pair<SmallVector<unsigned>, int64_t>
-  selectSpills(ArrayRef<unsigned> here, ArrayRef<unsigned> open,
-               ArrayRef<unsigned> next, int64_t budget);
+  /// chooseSpills, by live bytes).
+  SpillSelection selectSpills(ArrayRef<unsigned> here,
+                              ArrayRef<unsigned> open,
+                              ArrayRef<unsigned> next, int64_t budget);
   LogicalResult checkCapacities(ModuleOp module);
   void writeIR(ModuleOp module);
 
@@ -519,7 +526,7 @@ HeliaAssignBindings::emitOverCapacity(StringRef memory, int64_t need,
   return diag;
 }
 
-std::pair<SmallVector<unsigned>, int64_t>
+SpillSelection
 HeliaAssignBindings::selectSpills(ArrayRef<unsigned> here,
                                   ArrayRef<unsigned> open,
                                   ArrayRef<unsigned> next, int64_t budget) {
@@ -550,7 +557,7 @@ HeliaAssignBindings::selectSpills(ArrayRef<unsigned> here,
   for (auto [k, i] : llvm::enumerate(open))
     if (!choice.fast[here.size() + k])
       spilled.push_back(i);
-  return {std::move(spilled), choice.fastPeak};
+  return {std::move(spilled), choice.fastPeak, choice.slowPeak};
 }
 
 LogicalResult HeliaAssignBindings::packScratch() {
@@ -609,15 +616,23 @@ LogicalResult HeliaAssignBindings::packScratch() {
     // Chooses by live bytes which open buffers spill (selectSpills: the
     // lowest peak in the next memory, then the most accessed bytes kept
     // here) and packs the others with `algo`. A packing needs at least the
-    // live bytes and nearly always reaches them; when it does not fit, the
-    // choice is made again, a few times, for a budget below the kept live
-    // bytes by the excess (so that the choice changes). Returns the last
-    // packing.
-    int64_t target = budget;
+    // live bytes and nearly always reaches them. When it does not fit, the
+    // choice is made again for a smaller budget: first below the kept live
+    // bytes by the excess (so that the choice changes), then bisecting
+    // between the largest budget that packed and the smallest that did not,
+    // a few times; the packing that fits with the lowest peak in the next
+    // memory wins (ties: the largest budget). Leaves `members` and `spilled`
+    // at the returned packing.
     auto choose = [&](planner::Algorithm algo) -> FailureOr<planner::Solution> {
-      for (unsigned attempt = 0;; ++attempt) {
-        int64_t kept;
-        std::tie(spilled, kept) = selectSpills(here, pending, next, target);
+      constexpr unsigned kMaxAttempts = 5;
+      std::optional<std::tuple<planner::Solution, SmallVector<unsigned>,
+                               SmallVector<unsigned>, int64_t>>
+          fitting;
+      std::optional<planner::Solution> last;
+      int64_t target = budget, fits = -1, fails = budget + 1;
+      for (unsigned attempt = 0; attempt < kMaxAttempts; ++attempt) {
+        SpillSelection selection = selectSpills(here, pending, next, target);
+        spilled = std::move(selection.spilled);
         llvm::DenseSet<unsigned> gone(spilled.begin(), spilled.end());
         members = here;
         for (unsigned i : pending)
@@ -625,14 +640,34 @@ LogicalResult HeliaAssignBindings::packScratch() {
             members.push_back(i);
         FailureOr<planner::Solution> solution =
             pack(members, /*stream=*/false, algo);
-        if (failed(solution) || solution->peak <= budget || attempt == 3 ||
-            spilled.size() == pending.size())
-          return solution;
-        target = std::min(target, kept) -
-                 alignTo(solution->peak - budget, alignment);
-        if (target < 0)
-          return solution;
+        if (failed(solution))
+          return failure();
+        if (solution->peak <= budget) {
+          fits = target;
+          // Bisection only tries larger budgets after a fit: on a tie the
+          // later choice keeps more.
+          if (!fitting || selection.slowPeak <= std::get<3>(*fitting))
+            fitting = {std::move(*solution), members, spilled,
+                       selection.slowPeak};
+        } else {
+          fails = std::min(target, selection.keptPeak);
+          last = std::move(*solution);
+          if (fits < 0 && spilled.size() == pending.size())
+            break; // Nothing left to spill by live bytes.
+        }
+        if (attempt == 0 && fits >= 0)
+          break; // The first choice packs: no budget can do better.
+        target = fits < 0 ? fails - alignTo(last->peak - budget, alignment)
+                          : alignTo((fits + fails) / 2, alignment);
+        if (target < 0 || target <= fits || target >= fails)
+          break;
       }
+      if (!fitting)
+        return std::move(*last);
+      auto &[solution, fitMembers, fitSpilled, slowPeak] = *fitting;
+      members = std::move(fitMembers);
+      spilled = std::move(fitSpilled);
+      return std::move(solution);
     };
     // Then the packing decides: the open buffers reaching the highest
     // addresses of `solution` spill, one, then up to two, four, ..., so that
