@@ -17,6 +17,7 @@
 
 #include "helia/Planner/Spill.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -107,21 +108,35 @@ struct Sweep {
     states.resize(maxStates);
   }
 
-  /// Keeps one state per set of fast live candidates, the better one.
+  /// Keeps one state per set of fast live candidates, the better one. The
+  /// order of the states does not matter: every choice among them breaks
+  /// ties by the set.
   void merge(Goal goal, std::vector<State> &states) {
-    llvm::sort(states, [&](const State &a, const State &b) {
-      if (a.fastLive != b.fastLive)
-        return std::lexicographical_compare(a.fastLive.begin(),
-                                            a.fastLive.end(),
-                                            b.fastLive.begin(),
-                                            b.fastLive.end());
-      return better(goal, a, a.pastMax, b, b.pastMax);
-    });
-    auto last = std::unique(states.begin(), states.end(),
-                            [](const State &a, const State &b) {
-                              return a.fastLive == b.fastLive;
-                            });
-    states.erase(last, states.end());
+    llvm::DenseMap<llvm::ArrayRef<unsigned>, unsigned> index;
+    index.reserve(states.size());
+    std::vector<bool> keep(states.size(), true);
+    for (unsigned k = 0; k < states.size(); ++k) {
+      auto [it, inserted] = index.try_emplace(states[k].fastLive, k);
+      if (inserted)
+        continue;
+      State &kept = states[it->second];
+      if (better(goal, states[k], states[k].pastMax, kept, kept.pastMax)) {
+        keep[it->second] = false;
+        it->second = k;
+      } else {
+        keep[k] = false;
+      }
+    }
+    if (index.size() == states.size())
+      return;
+    size_t next = 0;
+    for (unsigned k = 0; k < states.size(); ++k)
+      if (keep[k]) {
+        if (next != k)
+          states[next] = std::move(states[k]);
+        ++next;
+      }
+    states.resize(next);
   }
 
   /// Drops the nodes no state reaches, renumbering the others.
@@ -158,14 +173,18 @@ struct Sweep {
       if (!expiring[e].empty()) {
         for (unsigned c : expiring[e])
           liveBytes -= size[c];
+        // Sets stay distinct unless one lost a member.
+        bool shrunk = false;
         for (State &s : states)
           llvm::erase_if(s.fastLive, [&](unsigned c) {
             if (hi[c] >= e)
               return false;
             s.fastLiveBytes -= size[c];
+            shrunk = true;
             return true;
           });
-        merge(goal, states);
+        if (shrunk)
+          merge(goal, states);
       }
       for (unsigned c : starting[e]) {
         liveBytes += size[c];
