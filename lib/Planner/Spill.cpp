@@ -328,7 +328,6 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
   llvm::sort(candidates);
   sweep.starting.resize(numEvents + 1);
   sweep.expiring.resize(numEvents + 1);
-  uint64_t work = numEvents;
   for (auto [c, candidate] : llvm::enumerate(candidates)) {
     auto [lo, i, hi] = candidate;
     sweep.size.push_back(items[i].size);
@@ -337,7 +336,15 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
     sweep.hi.push_back(hi);
     sweep.starting[lo].push_back(c);
     sweep.expiring[hi + 1].push_back(c);
-    work += hi - lo + 1;
+  }
+  // What one state costs over the sweep: at each event its live set is
+  // filtered and checked, and at each start it is copied.
+  uint64_t work = numEvents, live = 0;
+  for (size_t e = 0; e < numEvents; ++e) {
+    live -= sweep.expiring[e].size();
+    for (size_t k = 0; k < sweep.starting[e].size(); ++k)
+      work += ++live;
+    work += live;
   }
   sweep.maxStates = std::max<uint64_t>(4, options.effort / work);
 

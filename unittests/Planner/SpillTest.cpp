@@ -226,4 +226,22 @@ TEST(Spill, BeamStaysValid) {
   EXPECT_EQ(fastPeak, choice.fastPeak);
 }
 
+// A thousand buffers live at once (a function of many arguments): the budget
+// counts the copies of large live sets, so the sweep stays fast, and its
+// choice fits.
+TEST(Spill, ManyLiveAtOnce) {
+  std::vector<SpillItem> items;
+  for (int i = 0; i < 1000; ++i)
+    items.push_back(item(16 * (1 + i % 7), 0, 10 + i % 5, i % 13));
+  SpillOptions options;
+  options.capacity = 4096;
+  SpillChoice choice = chooseSpills(items, options);
+  auto [fits, slowPeak, fastPeak] =
+      measure(items, choice.fast, options.capacity);
+  EXPECT_TRUE(fits);
+  EXPECT_EQ(slowPeak, choice.slowPeak);
+  EXPECT_EQ(fastPeak, choice.fastPeak);
+  EXPECT_LE(fastPeak, 4096);
+}
+
 } // namespace
