@@ -7,6 +7,9 @@ bench=${HELIA_BENCH_DIR:-$root/../shared/bench}
 echo "== Models: scratch arena bytes vs TFLite Micro (bench/models.py)"
 python3 "$root/bench/models.py" "$build" "$bench"
 echo
+echo "== Spilling: slow arena vs its bound, fast share (bench/spill.py)"
+python3 "$root/bench/spill.py" "$build" "$bench"
+echo
 echo "== Packing library: MiniMalloc, TFLM models, idealloc, scale (bench/packer/run.py)"
 python3 "$root/bench/packer/run.py" --bench "$bench" --tool "$build/bin/helia-plan"
 echo

@@ -17,18 +17,19 @@
 
 // With 2 KiB of DTCM the scratch spills to SRAM: the image has a scratch
 // arena in SRAM (0x01000000 on mps3-an547, 0x20080000 on Apollo510) beside
-// the one in DTCM, and QEMU prints what the host prints.
+// the one in DTCM, which the spill fills (2048 bytes), and QEMU prints what
+// the host prints.
 
 // CHECK: ( 0.71106, 1.52185, 1.41261, 3.42131 )
 
-// ELF: .helia.sram.bss NOBITS 01000000 {{[0-9a-f]+}} 002480
-// ELF: .helia.dtcm.bss NOBITS 20000000 {{[0-9a-f]+}} 000520
+// ELF: .helia.sram.bss NOBITS 01000000 {{[0-9a-f]+}} 001c80
+// ELF: .helia.dtcm.bss NOBITS 20000000 {{[0-9a-f]+}} 000800
 // ELF: .helia.qspi.rodata PROGBITS 28000000 {{[0-9a-f]+}} 000430
-// ELF-DAG: 01000000 9344 OBJECT GLOBAL DEFAULT {{[0-9]+}} model_arena_sram_scratch_sram
-// ELF-DAG: 20000000 1312 OBJECT GLOBAL DEFAULT {{[0-9]+}} model_arena_dtcm_scratch_dtcm
+// ELF-DAG: 01000000 7296 OBJECT GLOBAL DEFAULT {{[0-9]+}} model_arena_sram_scratch_sram
+// ELF-DAG: 20000000 2048 OBJECT GLOBAL DEFAULT {{[0-9]+}} model_arena_dtcm_scratch_dtcm
 
-// APOLLO: .helia.dtcm.bss NOBITS 20000000 {{[0-9a-f]+}} 000520
-// APOLLO: .helia.sram.bss NOBITS 20080000 {{[0-9a-f]+}} 002480
+// APOLLO: .helia.dtcm.bss NOBITS 20000000 {{[0-9a-f]+}} 000800
+// APOLLO: .helia.sram.bss NOBITS 20080000 {{[0-9a-f]+}} 001c80
 // APOLLO: .helia.mram.rodata PROGBITS 00410020 {{[0-9a-f]+}} 000430
 
 // A CNN whose activations do not all fit in the 2 KiB of DTCM the test

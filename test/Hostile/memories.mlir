@@ -28,9 +28,9 @@ module attributes {helia.platform = #helia.platform<name = "tiny", memories = [#
 
 // Nothing fits: two scratch tensors live together need 32 bytes of 16.
 module attributes {helia.platform = #helia.platform<name = "tiny", memories = [#helia.memory_desc<name = "ram", size = 16>, #helia.memory_desc<name = "flash", size = 16, writable = false, init = true, nonvolatile = true>], preferred = ["ram"], alignment = 16>} {
+  // expected-error @+2 {{memory 'ram' over capacity: it holds 16 bytes but needs 32, short by 16 bytes; live at the peak step: '#0' (16 bytes) '#1' (16 bytes)}}
+  // expected-note @+1 {{no preferred memory has room}}
   func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+2 {{memory 'ram' over capacity: it holds 16 bytes but needs 32, short by 16 bytes; live at the peak step: '#1' (16 bytes) '#0' (16 bytes)}}
-    // expected-note @+1 {{no preferred memory has room}}
     %e = "test.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>
     return %e : tensor<4xf32>
   }

@@ -4,14 +4,20 @@
 // RUN: not helia-opt %s -helia-export-plan=json=- 2>&1 | FileCheck %s --check-prefix=UNBOUND
 // RUN: not helia-opt %s -helia-export-plan 2>&1 | FileCheck %s --check-prefix=NOPATH
 
-// The JSON plan: platform, functions, memories (capacity, used, free),
-// arenas, tensors (with lifetime, residency and binding) and streams.
+// The JSON plan: platform, functions, the fast share (x, a and b, 64 bytes
+// each, read once each, all in dtcm), memories (capacity, used, free),
+// arenas, tensors (with lifetime, readers, residency and binding) and
+// streams.
 
 // UNBOUND: error: tensor #0 of 'f' has no binding; run helia-assign-bindings first
 // NOPATH: error: helia-export-plan needs json=<path>, report=<path> or svg=<path> ('-' for stdout)
 
 // CHECK:      "platform": "apollo510_evb",
 // CHECK-NEXT: "function": "f",
+// CHECK:      "fast_memory": "dtcm",
+// CHECK-NEXT: "fast_share": 1.0000,
+// CHECK-NEXT: "accessed_bytes": 192,
+// CHECK-NEXT: "fast_accessed_bytes": 192,
 // CHECK:      "memories": [
 // CHECK:          "name": "dtcm",
 // CHECK-NEXT:     "capacity": 507904,
@@ -49,6 +55,7 @@
 // CHECK-NEXT:     "size": 64,
 // CHECK-NEXT:     "first_step": 0,
 // CHECK-NEXT:     "last_step": 3,
+// CHECK-NEXT:     "readers": 1,
 // CHECK-NEXT:     "residency": null,
 // CHECK-NEXT:     "stream_fallback": false,
 // CHECK-NEXT:     "constant_only": false,

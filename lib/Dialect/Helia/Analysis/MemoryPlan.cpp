@@ -11,7 +11,9 @@
 #include "helia/Dialect/Helia/IR/Platform.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -53,6 +55,8 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
     return failure();
   MemoryPlan plan;
   plan.platform = platform->getName().str();
+  if (!platform->getPreferred().empty())
+    plan.fastMemory = (*platform->getPreferredList().begin()).getValue().str();
 
   llvm::StringMap<unsigned> arenaIndex;
   for (ArenaOp arena : module.getOps<ArenaOp>()) {
@@ -142,6 +146,7 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
             *getTensorByteSize(info.value.getType()));
         tensor.firstStep = buffer.firstStep;
         tensor.lastStep = buffer.lastStep;
+        tensor.readers = static_cast<int64_t>(buffer.readSteps.size());
         tensor.arena = it->second;
         tensor.role = binding.getRole();
         tensor.memory = binding.getMemory().getValue().str();
@@ -214,6 +219,34 @@ std::optional<PlanPeak> MemoryPlan::findPeak(unsigned arena) const {
   });
 }
 
+PlanFastShare MemoryPlan::getFastShare() const {
+  PlanFastShare result;
+  result.memory = fastMemory;
+  // Saturating: a hand-written plan may hold tensors of 2^40 bytes read by
+  // millions of ops.
+  auto saturate = [](uint64_t value) {
+    return static_cast<int64_t>(std::min<uint64_t>(
+        value, std::numeric_limits<int64_t>::max()));
+  };
+  for (const PlanTensor &t : tensors) {
+    if (!t.primary || t.kind != TensorKind::Scratch)
+      continue;
+    int64_t accessed = saturate(llvm::SaturatingMultiply(
+        static_cast<uint64_t>(t.size), static_cast<uint64_t>(t.readers)));
+    result.accessedBytes = saturate(llvm::SaturatingAdd(
+        static_cast<uint64_t>(result.accessedBytes),
+        static_cast<uint64_t>(accessed)));
+    if (t.memory == fastMemory)
+      result.fastAccessedBytes = saturate(llvm::SaturatingAdd(
+          static_cast<uint64_t>(result.fastAccessedBytes),
+          static_cast<uint64_t>(accessed)));
+  }
+  if (result.accessedBytes > 0)
+    result.share = static_cast<double>(result.fastAccessedBytes) /
+                   static_cast<double>(result.accessedBytes);
+  return result;
+}
+
 void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
@@ -223,6 +256,17 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
       for (const std::string &f : functions)
         json.value(f);
     });
+    PlanFastShare fast = getFastShare();
+    json.attribute("fast_memory", fast.memory);
+    // Four decimals, not the 17 digits of a double.
+    json.attributeBegin("fast_share");
+    if (fast.share)
+      json.rawValue(llvm::formatv("{0:F4}", *fast.share).str());
+    else
+      json.value(nullptr);
+    json.attributeEnd();
+    json.attribute("accessed_bytes", fast.accessedBytes);
+    json.attribute("fast_accessed_bytes", fast.fastAccessedBytes);
     json.attributeArray("memories", [&] {
       for (const PlanMemory &m : memories)
         json.object([&] {
@@ -259,6 +303,7 @@ void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
           json.attribute("size", t.size);
           json.attribute("first_step", t.firstStep);
           json.attribute("last_step", t.lastStep);
+          json.attribute("readers", t.readers);
           if (t.residency)
             json.attribute("residency", stringifyResidency(*t.residency));
           else

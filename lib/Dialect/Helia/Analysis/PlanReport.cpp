@@ -162,6 +162,14 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
       os << "    of which computed from constants alone: "
          << formatBytes(constantOnlyAtPeak) << "\n";
   }
+  // Once scratch spills, how much of it is read from the fast memory decides
+  // the speed: accessed bytes are size x readers.
+  PlanFastShare fast = getFastShare();
+  if (fast.share)
+    os << "\nFast share\n  " << fast.memory << " holds "
+       << llvm::format("%.1f", 100.0 * *fast.share)
+       << "% of the scratch bytes read (size x readers): "
+       << fast.fastAccessedBytes << " of " << fast.accessedBytes << "\n";
   if (!numConstantOnly)
     return;
   os << "\nComputed from constants alone\n  " << numConstantOnly

@@ -11,6 +11,7 @@
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
+#include "helia/Planner/Spill.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,6 +72,14 @@ struct BufferPlan {
   int64_t streamFirst = 0, streamLast = 0, streamOffset = 0;
 };
 
+/// Which open buffers spill from a memory, and the live bytes at the peak
+/// of what it keeps and of the next memory.
+struct SpillSelection {
+  SmallVector<unsigned> spilled;
+  int64_t keptPeak = 0;
+  int64_t slowPeak = 0;
+};
+
 struct HeliaAssignBindings
     : mlir::helia::impl::HeliaAssignBindingsBase<HeliaAssignBindings> {
   using Base::Base;
@@ -88,6 +97,12 @@ private:
   LogicalResult choosePersistentHomes();
   LogicalResult scheduleStreams();
   LogicalResult packScratch();
+  /// The buffers of `open` that spill from a memory holding `here` within
+  /// `budget` bytes to the next one, which holds `next` (the planner's
+  /// chooseSpills, by live bytes).
+  SpillSelection selectSpills(ArrayRef<unsigned> here,
+                              ArrayRef<unsigned> open,
+                              ArrayRef<unsigned> next, int64_t budget);
   LogicalResult checkCapacities(ModuleOp module);
   void writeIR(ModuleOp module);
 
@@ -175,72 +190,6 @@ private:
 
   int64_t width = 1;
   std::vector<int64_t> best, pending, argBest;
-};
-
-/// Buffers that may spill, by lifetime: the largest one live at a step (ties:
-/// the first in member order) in O(log steps * log n). Each buffer sits in the
-/// heaps of the O(log steps) tree nodes that cover its lifetime; removal is
-/// lazy.
-class SpillCandidates {
-public:
-  explicit SpillCandidates(int64_t numSteps) {
-    while (width < numSteps)
-      width *= 2;
-    heaps.resize(2 * width);
-  }
-  void insert(int64_t first, int64_t last, int64_t bytes, unsigned position,
-              unsigned plan) {
-    insert(1, 0, width - 1, first, last, {bytes, -int64_t(position), plan});
-  }
-  void remove(unsigned plan) { removed.insert(plan); }
-  std::optional<unsigned> largestAt(int64_t step) {
-    std::optional<Entry> found;
-    int64_t node = 1, lo = 0, hi = width - 1;
-    while (true) {
-      std::vector<Entry> &heap = heaps[node];
-      while (!heap.empty() && removed.contains(std::get<2>(heap.front()))) {
-        std::pop_heap(heap.begin(), heap.end());
-        heap.pop_back();
-      }
-      if (!heap.empty() && (!found || *found < heap.front()))
-        found = heap.front();
-      if (lo == hi)
-        break;
-      int64_t mid = lo + (hi - lo) / 2;
-      if (step <= mid) {
-        node = 2 * node;
-        hi = mid;
-      } else {
-        node = 2 * node + 1;
-        lo = mid + 1;
-      }
-    }
-    if (!found)
-      return std::nullopt;
-    return std::get<2>(*found);
-  }
-
-private:
-  /// (bytes, -position, plan index): the heap's top is the largest buffer,
-  /// then the first in member order.
-  using Entry = std::tuple<int64_t, int64_t, unsigned>;
-  void insert(int64_t node, int64_t lo, int64_t hi, int64_t first,
-              int64_t last, const Entry &entry) {
-    if (last < lo || hi < first)
-      return;
-    if (first <= lo && hi <= last) {
-      heaps[node].push_back(entry);
-      std::push_heap(heaps[node].begin(), heaps[node].end());
-      return;
-    }
-    int64_t mid = lo + (hi - lo) / 2;
-    insert(2 * node, lo, mid, first, last, entry);
-    insert(2 * node + 1, mid + 1, hi, first, last, entry);
-  }
-
-  int64_t width = 1;
-  std::vector<std::vector<Entry>> heaps;
-  llvm::DenseSet<unsigned> removed;
 };
 
 } // namespace
@@ -577,6 +526,40 @@ HeliaAssignBindings::emitOverCapacity(StringRef memory, int64_t need,
   return diag;
 }
 
+SpillSelection
+HeliaAssignBindings::selectSpills(ArrayRef<unsigned> here,
+                                  ArrayRef<unsigned> open,
+                                  ArrayRef<unsigned> next, int64_t budget) {
+  std::vector<planner::SpillItem> items;
+  auto add = [&](ArrayRef<unsigned> buffers, planner::SpillPlace place) {
+    for (unsigned i : buffers) {
+      const BufferPlan &plan = plans[i];
+      planner::SpillItem item;
+      item.size = plan.alignedSize;
+      item.firstStep = plan.first;
+      item.lastStep = plan.last;
+      // Accessed bytes: what the fast memory's speed multiplies.
+      item.weight = static_cast<int64_t>(std::min<uint64_t>(
+          llvm::SaturatingMultiply<uint64_t>(plan.info->size,
+                                             plan.info->readSteps.size()),
+          std::numeric_limits<int64_t>::max()));
+      item.place = place;
+      items.push_back(item);
+    }
+  };
+  add(here, planner::SpillPlace::Fast);
+  add(open, planner::SpillPlace::Open);
+  add(next, planner::SpillPlace::Slow);
+  planner::SpillOptions options;
+  options.capacity = budget;
+  planner::SpillChoice choice = planner::chooseSpills(items, options);
+  SmallVector<unsigned> spilled;
+  for (auto [k, i] : llvm::enumerate(open))
+    if (!choice.fast[here.size() + k])
+      spilled.push_back(i);
+  return {std::move(spilled), choice.fastPeak, choice.slowPeak};
+}
+
 LogicalResult HeliaAssignBindings::packScratch() {
   llvm::MapVector<StringRef, SmallVector<unsigned>> fixed;
   SmallVector<unsigned> open;
@@ -618,64 +601,100 @@ LogicalResult HeliaAssignBindings::packScratch() {
   for (auto &[memory, members] : fixed)
     assigned[memory] = members;
   SmallVector<unsigned> pending = open;
-  for (StringAttr pref : platformAttr.getPreferredList()) {
+  SmallVector<StringRef> preferred;
+  for (StringAttr pref : platformAttr.getPreferredList())
+    preferred.push_back(pref.getValue());
+  for (auto [level, memory] : llvm::enumerate(preferred)) {
     if (pending.empty())
       break;
-    StringRef memory = pref.getValue();
-    SmallVector<unsigned> members = assigned.lookup(memory);
-    llvm::SmallDenseSet<unsigned> candidates(pending.begin(), pending.end());
-    members.append(pending.begin(), pending.end());
-    SmallVector<unsigned> spilled;
+    SmallVector<unsigned> here = assigned.lookup(memory);
+    SmallVector<unsigned> next;
+    if (level + 1 < preferred.size())
+      next = assigned.lookup(preferred[level + 1]);
     int64_t budget = freeBytes(memory);
-    // While the live bytes alone exceed the budget no packing fits: spill
-    // without packing, asking a segment tree over steps for the peak and the
-    // largest open buffer live there. (Re-packing per victim was quadratic.)
-    StepLoad load(schedule->getNumSteps());
-    SpillCandidates live(schedule->getNumSteps());
-    for (auto [position, i] : llvm::enumerate(members)) {
-      const BufferPlan &plan = plans[i];
-      if (plan.alignedSize == 0)
-        continue;
-      load.add(plan.first, plan.last, plan.alignedSize);
-      if (candidates.contains(i))
-        live.insert(plan.first, plan.last, plan.alignedSize, position, i);
-    }
-    while (load.peak() > budget) {
-      std::optional<unsigned> victim = live.largestAt(load.peakStep());
-      if (!victim)
-        break;
-      load.add(plans[*victim].first, plans[*victim].last,
-               -plans[*victim].alignedSize);
-      live.remove(*victim);
-      candidates.erase(*victim);
-      spilled.push_back(*victim);
-    }
-    if (!spilled.empty()) {
-      llvm::DenseSet<unsigned> gone(spilled.begin(), spilled.end());
-      llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
-    }
-    // Then the packing decides: the open buffers reaching the highest
-    // addresses spill, one after the first packing, then up to two, four,
-    // ..., so that a memory far too small is settled in O(log n) packings.
-    // Returns the packing of `members` that fits, if any.
-    auto spillUntilPacked = [&](planner::Algorithm algo)
-        -> FailureOr<std::optional<planner::Solution>> {
-      size_t batch = 1;
-      while (load.peak() <= budget) {
+    SmallVector<unsigned> members, spilled;
+    // Chooses by live bytes which open buffers spill (selectSpills: the
+    // lowest peak in the next memory, then the most accessed bytes kept
+    // here) and packs the others with `algo`. A packing needs at least the
+    // live bytes and nearly always reaches them. When it does not fit, the
+    // choice is made again for a smaller budget: first below the kept live
+    // bytes by the excess (so that the choice changes), then bisecting
+    // between the largest budget that packed and the smallest that did not,
+    // a few times; the packing that fits with the lowest peak in the next
+    // memory wins (ties: the largest budget). Leaves `members` and `spilled`
+    // at the returned packing.
+    auto choose = [&](planner::Algorithm algo) -> FailureOr<planner::Solution> {
+      constexpr unsigned kMaxAttempts = 5;
+      std::optional<std::tuple<planner::Solution, SmallVector<unsigned>,
+                               SmallVector<unsigned>, int64_t>>
+          fitting;
+      std::optional<planner::Solution> last;
+      int64_t target = budget, fits = -1, fails = budget + 1;
+      for (unsigned attempt = 0; attempt < kMaxAttempts; ++attempt) {
+        SpillSelection selection = selectSpills(here, pending, next, target);
+        spilled = std::move(selection.spilled);
+        llvm::DenseSet<unsigned> gone(spilled.begin(), spilled.end());
+        members = here;
+        for (unsigned i : pending)
+          if (!gone.contains(i))
+            members.push_back(i);
         FailureOr<planner::Solution> solution =
             pack(members, /*stream=*/false, algo);
         if (failed(solution))
           return failure();
-        if (solution->peak <= budget)
-          return std::optional<planner::Solution>(std::move(*solution));
+        if (solution->peak <= budget) {
+          fits = target;
+          // Bisection only tries larger budgets after a fit: on a tie the
+          // later choice keeps more.
+          if (!fitting || selection.slowPeak <= std::get<3>(*fitting))
+            fitting = {std::move(*solution), members, spilled,
+                       selection.slowPeak};
+        } else {
+          fails = std::min(target, selection.keptPeak);
+          last = std::move(*solution);
+          if (fits < 0 && spilled.size() == pending.size())
+            break; // Nothing left to spill by live bytes.
+        }
+        if (attempt == 0 && fits >= 0)
+          break; // The first choice packs: no budget can do better.
+        target = fits < 0 ? fails - alignTo(last->peak - budget, alignment)
+                          : alignTo((fits + fails) / 2, alignment);
+        if (target < 0 || target <= fits || target >= fails)
+          break;
+      }
+      if (!fitting)
+        return std::move(*last);
+      auto &[solution, fitMembers, fitSpilled, slowPeak] = *fitting;
+      members = std::move(fitMembers);
+      spilled = std::move(fitSpilled);
+      return std::move(solution);
+    };
+    // Then the packing decides: the open buffers reaching the highest
+    // addresses of `solution` spill, one, then up to two, four, ..., so that
+    // a memory far too small is settled in O(log n) packings. Returns the
+    // packing of `members` with `algo` that fits, if any.
+    auto spillByAddress = [&](planner::Algorithm algo,
+                              planner::Solution solution)
+        -> FailureOr<std::optional<planner::Solution>> {
+      llvm::SmallDenseSet<unsigned> candidates(members.begin() + here.size(),
+                                               members.end());
+      StepLoad load(schedule->getNumSteps());
+      for (unsigned i : members)
+        if (plans[i].alignedSize != 0)
+          load.add(plans[i].first, plans[i].last, plans[i].alignedSize);
+      // The fixed buffers alone exceed the budget: no packing fits.
+      if (load.peak() > budget)
+        return std::optional<planner::Solution>();
+      size_t batch = 1;
+      while (solution.peak > budget) {
         // (top address, position in members), highest first, ties in member
         // order.
         SmallVector<std::pair<int64_t, size_t>> tops;
         for (auto [k, i] : llvm::enumerate(members))
           if (candidates.contains(i))
-            tops.push_back({solution->offsets[k] + plans[i].alignedSize, k});
+            tops.push_back({solution.offsets[k] + plans[i].alignedSize, k});
         if (tops.empty())
-          break; // Only fixed buffers left: checked below.
+          return std::optional<planner::Solution>(); // Checked below.
         llvm::sort(tops, [](const auto &a, const auto &b) {
           return a.first != b.first ? a.first > b.first : a.second < b.second;
         });
@@ -687,22 +706,35 @@ LogicalResult HeliaAssignBindings::packScratch() {
           candidates.erase(members[k]);
           spilled.push_back(members[k]);
           gone.insert(members[k]);
-          load.add(plans[members[k]].first, plans[members[k]].last,
-                   -plans[members[k]].alignedSize);
         }
         llvm::erase_if(members, [&](unsigned i) { return gone.contains(i); });
         batch *= 2;
+        FailureOr<planner::Solution> repacked =
+            pack(members, /*stream=*/false, algo);
+        if (failed(repacked))
+          return failure();
+        solution = std::move(*repacked);
       }
-      return std::optional<planner::Solution>();
+      return std::optional<planner::Solution>(std::move(solution));
     };
     // The fast heuristic settles most spills; the final packing with the
     // chosen algorithm must fit too, or a memory would fail where a smaller
     // one (that spilled more) succeeds: it goes on spilling until it does.
     // `best` never packs worse than `heuristic`, so it only packs once more.
-    FailureOr<std::optional<planner::Solution>> fit =
-        spillUntilPacked(planner::Algorithm::Heuristic);
-    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic)
-      fit = spillUntilPacked(algorithm);
+    FailureOr<std::optional<planner::Solution>> fit = failure();
+    if (FailureOr<planner::Solution> solution =
+            choose(planner::Algorithm::Heuristic);
+        succeeded(solution))
+      fit = spillByAddress(planner::Algorithm::Heuristic, std::move(*solution));
+    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic) {
+      FailureOr<planner::Solution> solution =
+          pack(members, /*stream=*/false, algorithm);
+      if (succeeded(solution) && solution->peak > budget)
+        solution = choose(algorithm);
+      if (failed(solution))
+        return failure();
+      fit = spillByAddress(algorithm, std::move(*solution));
+    }
     if (failed(fit))
       return failure();
     if (*fit)

@@ -58,6 +58,10 @@ struct PlanTensor {
   /// Lifetime on the function's schedule (closed).
   int64_t firstStep = 0;
   int64_t lastStep = 0;
+  /// The ops that read the buffer (one per step that reads a member; a
+  /// returned value counts its return): `size * readers` is the bytes it is
+  /// accessed with, what its memory's speed multiplies.
+  int64_t readers = 0;
   /// Effective residency of a constant (pin for staged, stream when it has a
   /// stream slot, direct otherwise); unset for other kinds.
   std::optional<Residency> residency;
@@ -88,8 +92,22 @@ struct PlanPeak {
   int64_t bytes = 0;
 };
 
+/// How much of the scratch accesses the fast memory serves.
+struct PlanFastShare {
+  /// The platform's first preferred memory.
+  std::string memory;
+  /// Sum of size * readers over scratch buffers: all of them, and those in
+  /// `memory`.
+  int64_t accessedBytes = 0;
+  int64_t fastAccessedBytes = 0;
+  /// fastAccessedBytes / accessedBytes; none when no scratch is read.
+  std::optional<double> share;
+};
+
 struct MemoryPlan {
   std::string platform;
+  /// The platform's first preferred memory (empty if it prefers none).
+  std::string fastMemory;
   std::vector<std::string> functions;
   std::vector<PlanMemory> memories;
   std::vector<PlanArena> arenas;
@@ -110,6 +128,11 @@ struct MemoryPlan {
   /// for each tensor in its arena and in its stream slot's (0: not counted).
   std::optional<PlanPeak> findPeak(
       llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const;
+
+  /// The share of the scratch buffers' accessed bytes (size * readers, each
+  /// buffer once) that the fast memory holds: what decides speed on the
+  /// device once scratch spills (docs/PlanFormat.md, `fast_share`).
+  PlanFastShare getFastShare() const;
 
   /// Writes the plan as JSON (see docs/PlanFormat.md).
   void writeJSON(llvm::raw_ostream &os) const;
