@@ -2,8 +2,9 @@
 //
 // The plan as plain data, read back from a module that
 // helia-assign-bindings has bound: memories, arenas, every tensor with its
-// binding and lifetime, and the stream schedule. Exporters (JSON, the text
-// report, the SVG timeline) read this, never the planner's internals.
+// binding and lifetime, and the stream schedule. The exporters (JSON, the
+// text report, the SVG timeline; Export/PlanExport.h) read this, never the
+// planner's internals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,6 @@
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -106,21 +106,6 @@ struct MemoryPlan {
   /// stream pool; tensors that share storage count once. None for an arena
   /// that holds nothing. A sweep over lifetime ends: O(n log n).
   std::optional<PlanPeak> findPeak(unsigned arena) const;
-
-  /// Writes the plan as JSON (see docs/PlanFormat.md).
-  void writeJSON(llvm::raw_ostream &os) const;
-
-  /// Writes a readable report: memories, arenas, the `topTensors` largest
-  /// tensors with their bindings, streamed and hydrated bytes, and the peak
-  /// step of each scratch arena with what is live there.
-  void writeReport(llvm::raw_ostream &os, unsigned topTensors = 10) const;
-
-  /// Writes one self-contained SVG document with a timeline per arena: x is
-  /// the schedule step (functions side by side), y the offset, one rectangle
-  /// per tensor coloured by kind and labelled where its name fits, the peak
-  /// step of each scratch arena marked. Rectangles are in step and byte units,
-  /// so their `y` and `height` are the offset and size (docs/Report.md).
-  void writeSVG(llvm::raw_ostream &os) const;
 };
 
 } // namespace mlir::helia

@@ -1,6 +1,6 @@
 //===- PlanReport.cpp - the memory plan as a readable report --------------===//
 
-#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/Export/PlanExport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -29,18 +29,18 @@ static std::string tensorLabel(const PlanTensor &t, bool qualify) {
   return qualify ? t.function + ":" + label : label;
 }
 
-void MemoryPlan::writeReport(llvm::raw_ostream &os,
-                             unsigned topTensors) const {
-  bool qualify = functions.size() > 1;
-  os << "helia memory plan: platform " << platform << ", function"
-     << (functions.size() == 1 ? " " : "s ");
-  llvm::interleaveComma(functions, os);
+void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
+                                  unsigned topTensors) {
+  bool qualify = plan.functions.size() > 1;
+  os << "helia memory plan: platform " << plan.platform << ", function"
+     << (plan.functions.size() == 1 ? " " : "s ");
+  llvm::interleaveComma(plan.functions, os);
   os << "\n\n";
 
   os << "Memories\n";
   os << llvm::format("  %-10s %14s %14s %14s %6s\n", "memory", "capacity",
                      "used", "free", "used%");
-  for (const PlanMemory &m : memories) {
+  for (const PlanMemory &m : plan.memories) {
     os << llvm::format("  %-10s %14lld %14lld %14lld %5.1f%%",
                        m.name.c_str(), (long long)m.capacity,
                        (long long)m.used, (long long)(m.capacity - m.used),
@@ -54,7 +54,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   os << "\nArenas\n";
   os << llvm::format("  %-28s %-10s %-8s %-8s %14s  %s\n", "arena", "role",
                      "memory", "source", "bytes", "kind");
-  for (const PlanArena &a : arenas) {
+  for (const PlanArena &a : plan.arenas) {
     const char *kind = a.stream                          ? "stream pool"
                        : a.role != ArenaRole::Constant   ? "read-write"
                        : a.staged                        ? "staged"
@@ -68,7 +68,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   // Largest buffers first (each through the tensor that defines it); ties in
   // program order.
   std::vector<const PlanTensor *> bySize;
-  for (const PlanTensor &t : tensors)
+  for (const PlanTensor &t : plan.tensors)
     if (t.primary)
       bySize.push_back(&t);
   llvm::stable_sort(bySize, [](const PlanTensor *a, const PlanTensor *b) {
@@ -89,7 +89,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     os << llvm::format("  %-40s %6llu %-16s %12lld %-28s %10lld  [%lld, %lld]\n",
                        label.c_str(), (unsigned long long)t->tensorId,
                        kind.c_str(), (long long)t->size,
-                       arenas[t->arena].name.c_str(), (long long)t->offset,
+                       plan.arenas[t->arena].name.c_str(), (long long)t->offset,
                        (long long)t->firstStep, (long long)t->lastStep);
   }
 
@@ -103,14 +103,14 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   };
   int64_t streamed = 0, hydrated = 0;
   unsigned numStreamed = 0, numFallbacks = 0;
-  for (const PlanTensor &t : tensors) {
+  for (const PlanTensor &t : plan.tensors) {
     if (t.streamArena) {
       streamed = addBytes(streamed, t.size);
       ++numStreamed;
     }
     numFallbacks += t.streamFallback;
   }
-  for (const PlanArena &a : arenas)
+  for (const PlanArena &a : plan.arenas)
     if (a.staged)
       hydrated = addBytes(hydrated, a.size);
   os << "\nCopies\n";
@@ -120,7 +120,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   if (numFallbacks) {
     os << "  read in place instead of streamed (the pool could not hold "
           "them):";
-    for (const PlanTensor &t : tensors)
+    for (const PlanTensor &t : plan.tensors)
       if (t.streamFallback)
         os << " " << tensorLabel(t, qualify);
     os << "\n";
@@ -130,7 +130,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   // time would move to flash.
   int64_t constantOnlyBytes = 0;
   unsigned numConstantOnly = 0;
-  for (const PlanTensor &t : tensors)
+  for (const PlanTensor &t : plan.tensors)
     if (t.constantOnly && t.primary) {
       constantOnlyBytes = addBytes(constantOnlyBytes, t.size);
       ++numConstantOnly;
@@ -138,10 +138,10 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
 
   // The peak of each scratch arena: the step with the most live bytes.
   os << "\nScratch peaks\n";
-  for (auto [index, arena] : llvm::enumerate(arenas)) {
+  for (auto [index, arena] : llvm::enumerate(plan.arenas)) {
     if (arena.role != ArenaRole::Scratch || arena.stream)
       continue;
-    std::optional<PlanPeak> peak = findPeak(index);
+    std::optional<PlanPeak> peak = plan.findPeak(index);
     if (!peak)
       continue;
     os << "  " << arena.name << ": " << formatBytes(peak->bytes)
@@ -150,7 +150,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
       os << " of " << peak->function;
     os << " (arena " << arena.size << " bytes):";
     int64_t constantOnlyAtPeak = 0;
-    for (const PlanTensor &t : tensors)
+    for (const PlanTensor &t : plan.tensors)
       if (t.arena == index && t.primary && t.function == peak->function &&
           t.firstStep <= peak->step && peak->step <= t.lastStep) {
         os << " " << tensorLabel(t, false) << " (" << t.size << ")";
