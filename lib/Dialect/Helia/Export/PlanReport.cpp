@@ -23,9 +23,9 @@ static std::string formatBytes(int64_t bytes) {
   return result;
 }
 
+/// The tensor's name, after its function's when the plan has several.
 static std::string tensorLabel(const PlanTensor &t, bool qualify) {
-  std::string label = t.name.empty() ? "#" + std::to_string(t.tensorId)
-                                     : t.name;
+  std::string label = t.getDisplayName();
   return qualify ? t.function + ":" + label : label;
 }
 

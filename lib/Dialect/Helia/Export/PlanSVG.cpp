@@ -105,10 +105,6 @@ static std::string shortBytes(int64_t bytes) {
   return result;
 }
 
-static std::string tensorName(const PlanTensor &t) {
-  return t.name.empty() ? "#" + std::to_string(t.tensorId) : t.name;
-}
-
 static const char *kindColor(const Slot &slot) {
   if (slot.stream)
     return kStreamColor;
@@ -278,7 +274,7 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
          << "\" height=\"" << t.size << "\" fill=\"" << kindColor(slot)
          << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
          << "vector-effect=\"non-scaling-stroke\"><title>"
-         << escape(tensorName(t));
+         << escape(t.getDisplayName());
       if (plan.functions.size() > 1)
         os << " (" << escape(t.function) << ")";
       os << ": " << stringifyTensorKind(t.kind);
@@ -310,7 +306,7 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
       double h = t.size * pxPerByte;
       // Tall, narrow rectangles take their label vertically when more of
       // the name fits that way.
-      std::string name = tensorName(t);
+      std::string name = t.getDisplayName();
       StringRef across = fitLabel(name, w, h), along = fitLabel(name, h, w);
       double cx = kMarginLeft + x0 + w / 2;
       double cy = plotTop + slot.offset * pxPerByte + h / 2;

@@ -132,9 +132,7 @@ void HeliaVerifyPlan::runOnOperation() {
       Value sharedValue;
       for (unsigned member : buffer.members) {
         const TensorInfo &tensor = analysis.getTensors()[member];
-        std::string name =
-            tensor.name ? tensor.name.getValue().str()
-                        : "#" + std::to_string(tensor.id);
+        std::string name = tensor.getDisplayName();
         BindingAttr binding = getBinding(tensor.value);
         if (!binding) {
           emitError(tensor.value.getLoc())

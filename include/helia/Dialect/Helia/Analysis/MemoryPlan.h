@@ -11,6 +11,7 @@
 #ifndef HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
 #define HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -79,6 +80,11 @@ struct PlanTensor {
   /// broadcast at run time): it costs RAM that folding it into a constant
   /// at compile time would move to flash.
   bool constantOnly = false;
+
+  /// The name reports give the tensor: its name, else `#<tensorId>`.
+  std::string getDisplayName() const {
+    return getTensorDisplayName(name, tensorId);
+  }
 };
 
 /// The step of an arena with the most live bytes.
