@@ -1,5 +1,6 @@
 //===- PlanReport.cpp - the memory plan as a readable report --------------===//
 
+#include "helia/Dialect/Helia/Export/Format.h"
 #include "helia/Dialect/Helia/Export/PlanExport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -10,18 +11,6 @@
 
 using namespace mlir;
 using namespace mlir::helia;
-
-/// Formats a byte count with a binary unit for readers, exact bytes kept.
-static std::string formatBytes(int64_t bytes) {
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  os << bytes;
-  if (bytes >= 1024 * 1024)
-    os << " (" << llvm::format("%.2f", bytes / (1024.0 * 1024.0)) << " MiB)";
-  else if (bytes >= 1024)
-    os << " (" << llvm::format("%.1f", bytes / 1024.0) << " KiB)";
-  return result;
-}
 
 /// The tensor's name, after its function's when the plan has several.
 static std::string tensorLabel(const PlanTensor &t, bool qualify) {
@@ -55,14 +44,10 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
   os << llvm::format("  %-28s %-10s %-8s %-8s %14s  %s\n", "arena", "role",
                      "memory", "source", "bytes", "kind");
   for (const PlanArena &a : plan.arenas) {
-    const char *kind = a.stream                          ? "stream pool"
-                       : a.role != ArenaRole::Constant   ? "read-write"
-                       : a.staged                        ? "staged"
-                                                         : "cold";
     os << llvm::format("  %-28s %-10s %-8s %-8s %14lld  %s\n", a.name.c_str(),
                        stringifyArenaRole(a.role).str().c_str(),
                        a.memory.c_str(), a.sourceMemory.c_str(),
-                       (long long)a.size, kind);
+                       (long long)a.size, getArenaKindName(a).str().c_str());
   }
 
   // Largest buffers first (each through the tensor that defines it); ties in
@@ -114,9 +99,10 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
     if (a.staged)
       hydrated = addBytes(hydrated, a.size);
   os << "\nCopies\n";
-  os << "  hydrated at init: " << formatBytes(hydrated) << "\n";
-  os << "  streamed per run: " << formatBytes(streamed) << " in "
-     << numStreamed << " copies\n";
+  os << "  hydrated at init: " << formatBytes(hydrated, ByteStyle::Exact)
+     << "\n";
+  os << "  streamed per run: " << formatBytes(streamed, ByteStyle::Exact)
+     << " in " << numStreamed << " copies\n";
   if (numFallbacks) {
     os << "  read in place instead of streamed (the pool could not hold "
           "them):";
@@ -144,8 +130,9 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
     std::optional<PlanPeak> peak = plan.findPeak(index);
     if (!peak)
       continue;
-    os << "  " << arena.name << ": " << formatBytes(peak->bytes)
-       << " live at step " << peak->step;
+    os << "  " << arena.name << ": "
+       << formatBytes(peak->bytes, ByteStyle::Exact) << " live at step "
+       << peak->step;
     if (qualify)
       os << " of " << peak->function;
     os << " (arena " << arena.size << " bytes):";
@@ -160,11 +147,12 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
     os << "\n";
     if (constantOnlyAtPeak)
       os << "    of which computed from constants alone: "
-         << formatBytes(constantOnlyAtPeak) << "\n";
+         << formatBytes(constantOnlyAtPeak, ByteStyle::Exact) << "\n";
   }
   if (numConstantOnly)
     os << "\nComputed from constants alone\n  " << numConstantOnly
-       << " scratch buffers, " << formatBytes(constantOnlyBytes)
+       << " scratch buffers, "
+       << formatBytes(constantOnlyBytes, ByteStyle::Exact)
        << ", are computed from constants only (e.g. weights broadcast at run "
           "time); folding them into constants at compile time would move "
           "them from RAM to flash\n";

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Export/Format.h"
 #include "helia/Dialect/Helia/Export/PlanExport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -89,19 +90,6 @@ static std::string escape(StringRef text) {
 static std::string px(double value) {
   std::string result;
   llvm::raw_string_ostream(result) << llvm::format("%.2f", value);
-  return result;
-}
-
-/// A byte count with a binary unit, short enough for an axis label.
-static std::string shortBytes(int64_t bytes) {
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  if (bytes >= 1024 * 1024)
-    os << llvm::format("%.2f MiB", bytes / (1024.0 * 1024.0));
-  else if (bytes >= 1024)
-    os << llvm::format("%.1f KiB", bytes / 1024.0);
-  else
-    os << bytes << " B";
   return result;
 }
 
@@ -229,10 +217,6 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
     if (reused)
       peak = plan.findPeak(index);
 
-    std::string kind = arena.stream ? "stream pool"
-                       : arena.role != ArenaRole::Constant ? "read-write"
-                       : arena.staged                      ? "staged"
-                                                           : "cold";
     os << "<g class=\"arena\" id=\"arena-" << index << "\" data-region=\""
        << index << "\" data-name=\"" << escape(arena.name) << "\">\n";
     os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 16)
@@ -243,7 +227,7 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
        << escape(arena.memory);
     if (arena.sourceMemory != arena.memory)
       os << " from " << escape(arena.sourceMemory);
-    os << ", " << kind << ", " << arena.size << " bytes, "
+    os << ", " << getArenaKindName(arena) << ", " << arena.size << " bytes, "
        << arenaSlots.size() << " tensor" << (arenaSlots.size() == 1 ? "" : "s");
     if (!reused)
       os << ", held for the whole run";
@@ -332,7 +316,7 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
          << "\" x2=\"" << px(kMarginLeft) << "\" y2=\"" << px(y)
          << "\" stroke=\"#444444\"/><text x=\"" << px(kMarginLeft - 6)
          << "\" y=\"" << px(y + 3.5) << "\" text-anchor=\"end\">"
-         << shortBytes(offset) << "</text>\n";
+         << formatBytes(offset, ByteStyle::Short) << "</text>\n";
     }
     os << "<text x=\"12\" y=\"" << px(plotTop + kPlotHeight / 2)
        << "\" transform=\"rotate(-90 12 " << px(plotTop + kPlotHeight / 2)
