@@ -61,31 +61,20 @@ struct Slot {
 };
 } // namespace
 
-static std::string escape(StringRef text) {
-  std::string result;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      result += "&amp;";
-      break;
-    case '<':
-      result += "&lt;";
-      break;
-    case '>':
-      result += "&gt;";
-      break;
-    case '"':
-      result += "&quot;";
-      break;
-    case '\'':
-      result += "&apos;";
-      break;
-    default:
-      result += c;
-    }
-  }
-  return result;
+namespace {
+/// Text for an SVG document: streamed with the characters XML reserves
+/// escaped (llvm::printHTMLEscaped).
+struct Escaped {
+  StringRef text;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Escaped escaped) {
+  llvm::printHTMLEscaped(escaped.text, os);
+  return os;
 }
+} // namespace
+
+static Escaped escape(StringRef text) { return {text}; }
 
 static std::string px(double value) {
   std::string result;
