@@ -295,8 +295,7 @@ LogicalResult HeliaAssignBindings::parseLimits() {
 std::string HeliaAssignBindings::describe(const BufferPlan &plan) const {
   const TensorInfo &root =
       analysisOf(plan.func).getTensors()[plan.info->members.front()];
-  std::string name =
-      root.name ? root.name.getValue().str() : "#" + std::to_string(root.id);
+  std::string name = root.getDisplayName();
   if (schedule->getFunctions().size() > 1)
     name = analysisOf(plan.func).getFunction().getName().str() + ":" + name;
   return "'" + name + "'";
