@@ -9,6 +9,7 @@
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 

@@ -10,6 +10,7 @@
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 
