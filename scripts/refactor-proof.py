@@ -21,11 +21,13 @@ Two kinds of runs (docs/RefactorProof.md):
    lines replayed in order: the helia-opt stages of each pipeline (a leading
    prefix of `|`-separated stages that are helia-opt, `not helia-opt`, or
    input preparation such as `sed`/`cat`) run with the binary under test;
-   preparation commands (echo, split-file, rm, mkdir, cp, printf, sed, cat)
-   run as written; checkers and other tools (FileCheck, python3, mlir-runner,
+   preparation commands (echo, split-file, rm, mkdir, cp, printf, sed, cat,
+   and python3 writing its output to a file: the generators of inputs) run
+   as written; checkers and other tools (FileCheck, python3, mlir-runner,
    helia-plan, compilers) are skipped, as are lines that need a substitution
-   other than %s, %S, %p, %t, %T, %helia_src, %bench and those the
-   lit.local.cfg files define (%{tosa}, %{to_llvm}, ...).
+   other than %s, %S, %p, %t, %T, %helia_src, %python, %bench and those the
+   lit.local.cfg files define (%{tosa}, %{to_llvm}, ...). `a && b` runs as
+   two commands; `ulimit` is dropped.
 
 Each run records exit status, stdout and stderr of every helia-opt command
 and every file the commands wrote (the run's scratch directory, at the same
@@ -55,9 +57,12 @@ RERUNS = 8  # runs of the old binary that tell a difference from noise
 # Commands that only prepare inputs: run as written.
 PREPARE = {"echo", "split-file", "rm", "mkdir", "cp", "printf", "touch", "sed",
            "cat"}
+# A Python script whose output goes to a file generates an input.
+PYTHON = {"python3", "python"}
 # Stages that may feed helia-opt inside a pipeline.
 FEEDERS = {"sed", "cat", "echo", "printf"}
-KNOWN_SUBSTITUTIONS = ("%helia_src", "%bench", "%s", "%S", "%p", "%t", "%T")
+KNOWN_SUBSTITUTIONS = ("%helia_src", "%python", "%bench", "%s", "%S", "%p",
+                       "%t", "%T")
 
 PIPELINE_CONFIGS = [
     ("lower", ["--helia-memory-pipeline"]),
@@ -142,7 +147,8 @@ def substitute(command, test, root, bench, tmp):
     # As lit: the configuration's substitutions first, then the defaults.
     for key, value in local_substitutions(test_dir, root, bench):
         command = command.replace(key, value)
-    mapping = {"%helia_src": root, "%bench": bench, "%s": test,
+    mapping = {"%helia_src": root, "%python": "python3", "%bench": bench,
+               "%s": test,
                "%S": test_dir, "%p": test_dir, "%t": t, "%T": out_dir}
     pattern = re.compile("|".join(re.escape(k) for k in KNOWN_SUBSTITUTIONS))
     result = pattern.sub(lambda m: mapping[m.group(0)], command)
@@ -167,7 +173,8 @@ def plan_command(command, helia_opt):
     stages = [s.strip() for s in re.split(r"\s\|\s", command)]
     tools = [stage_tool(s) for s in stages]
     if "helia-opt" not in tools:
-        if tools[0] in PREPARE and len(stages) == 1:
+        if len(stages) == 1 and (tools[0] in PREPARE or (
+                tools[0] in PYTHON and re.search(r"\s>\s*\S", command))):
             return command, False
         return None
     last = max(i for i, tool in enumerate(tools) if tool == "helia-opt")
@@ -294,9 +301,14 @@ def run_line_jobs(tests, args):
                 command = substitute(line, test, args.root, args.bench, tmp)
                 if command is None:
                     continue
-                planned = plan_command(command, binary)
-                if planned:
-                    commands.append(planned)
+                # `a && b` runs as two commands; `ulimit -t N` (a time limit
+                # for the test) is dropped, the replay has its own.
+                for part in re.split(r"\s&&\s", command):
+                    if stage_tool(part) == "ulimit":
+                        continue
+                    planned = plan_command(part, binary)
+                    if planned:
+                        commands.append(planned)
             if not any(recorded for _, recorded in commands):
                 return []
             return commands
@@ -315,6 +327,8 @@ def main():
                              "<root>/../shared/bench)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--only", metavar="REGEX",
+                        help="run only the runs whose name matches")
     args = parser.parse_args()
     args.root = os.path.abspath(args.root)
     args.bench = os.path.abspath(args.bench or os.path.join(
@@ -341,6 +355,8 @@ def main():
     inputs = models + files("examples", (".mlir",)) + files("test", (".mlir",))
     jobs = pipeline_jobs(inputs) + run_line_jobs(
         files("test", (".mlir", ".test")), args)
+    if args.only:
+        jobs = [job for job in jobs if re.search(args.only, job[0])]
 
     counts = {"identical": 0, "fails in both": 0, "different": 0,
               "unstable": 0, "skipped": 0}
