@@ -23,6 +23,7 @@ set(HELIA_EXPORTED_LIBRARIES
   HeliaPlanner Planner
   MLIRHelia Dialect
   MLIRHeliaAnalysis Analysis
+  MLIRHeliaExport Export
   MLIRHeliaTransforms Transforms
   MLIRHeliaPipelines Pipelines
   HeliaRegistration Registration

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/Export/PlanExport.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -286,10 +287,10 @@ Outcome planOnce(StringRef text, const Config &config,
   if (failed(plan))
     fail("the plan cannot be exported", text);
   llvm::raw_string_ostream json(outcome.json);
-  plan->writeJSON(json);
+  mlir::helia::writePlanJSON(*plan, json);
   std::string report;
   llvm::raw_string_ostream reportOs(report);
-  plan->writeReport(reportOs);
+  mlir::helia::writePlanReport(*plan, reportOs);
   llvm::raw_string_ostream ir(outcome.ir);
   module->print(ir);
   outcome.planned = true;

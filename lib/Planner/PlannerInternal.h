@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
 #include <optional>
@@ -58,11 +59,12 @@ struct Instance {
 
 Instance buildInstance(llvm::ArrayRef<Buffer> buffers);
 
+/// `value` rounded up to a multiple of `alignment`: llvm::alignTo on the
+/// planner's signed offsets, which are never negative (alignments are at
+/// least 1).
 inline int64_t alignTo(int64_t value, int64_t alignment) {
-  if (alignment <= 1)
-    return value;
-  int64_t rem = value % alignment;
-  return rem ? value + (alignment - rem) : value;
+  return static_cast<int64_t>(llvm::alignTo(static_cast<uint64_t>(value),
+                                            static_cast<uint64_t>(alignment)));
 }
 
 /// Conflict graph in compressed sparse row form.

@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/LineIterator.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace helia::planner;
 
@@ -44,23 +46,31 @@ llvm::Expected<CsvProblem>
 helia::planner::parseProblemCsv(llvm::StringRef text, llvm::StringRef fileName,
                                 CsvFormat format) {
   CsvProblem result;
-  unsigned lineNo = 0;
-  auto error = [&](unsigned line, const llvm::Twine &message) {
+  int64_t lineNo = 0;
+  auto error = [&](int64_t line, const llvm::Twine &message) {
     return llvm::createStringError(
         llvm::formatv("{0}:{1}: ", fileName, line).str() + message.str());
   };
 
-  // Header.
-  llvm::StringRef rest = text;
+  // line_iterator reads a NUL-terminated copy and stops at a NUL byte: a NUL
+  // in the text is an error rather than a silent end of the file.
+  if (size_t nul = text.find('\0'); nul != llvm::StringRef::npos)
+    return error(1 + text.take_front(nul).count('\n'),
+                 "unexpected NUL byte: a problem file is text");
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(text, fileName);
+  // Blank lines are kept so that an all-blank file names its last line.
+  llvm::line_iterator lines(*buffer, /*SkipBlanks=*/false), end;
+
+  // Header: the first line that is not blank.
   llvm::StringRef headerLine;
-  while (!rest.empty() && headerLine.empty()) {
-    std::tie(headerLine, rest) = rest.split('\n');
-    headerLine = headerLine.trim();
-    ++lineNo;
+  for (; lines != end && headerLine.empty(); ++lines) {
+    headerLine = lines->trim();
+    lineNo = lines.line_number();
   }
   if (headerLine.empty())
     return error(lineNo ? lineNo : 1, "empty file: expected a header row");
-  unsigned headerLineNo = lineNo;
+  int64_t headerLineNo = lineNo;
   llvm::StringMap<size_t> columnOf;
   for (auto [index, name] : llvm::enumerate(splitFields(headerLine))) {
     std::string lower = name.lower();
@@ -107,11 +117,9 @@ helia::planner::parseProblemCsv(llvm::StringRef text, llvm::StringRef fileName,
     result.referenceOffsets.emplace();
 
   llvm::StringSet<> seenIds;
-  while (!rest.empty()) {
-    llvm::StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    ++lineNo;
-    line = line.trim();
+  for (; lines != end; ++lines) {
+    lineNo = lines.line_number();
+    llvm::StringRef line = lines->trim();
     if (line.empty())
       continue;
     llvm::SmallVector<llvm::StringRef> fields = splitFields(line);

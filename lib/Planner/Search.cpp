@@ -403,7 +403,7 @@ SearchResult detail::searchPlacement(const Instance &instance,
   if (items.empty() || effort == 0)
     return result;
   int64_t granule = instance.granule;
-  int64_t lo = (lowerBound + granule - 1) / granule * granule;
+  int64_t lo = alignTo(lowerBound, granule);
   if (peak <= lo) {
     result.optimal = true;
     return result;

@@ -116,6 +116,14 @@ TEST(ProblemIO, Errors) {
   EXPECT_EQ(parseError("id,lower,upper,size\n0,0,99999999999999999999,8\n"),
             "in.csv:2: column 'upper': expected an integer, got "
             "'99999999999999999999'");
+  // Blank lines count; a NUL byte is not read as the end of the file.
+  EXPECT_EQ(parseError("\n \r\n"),
+            "in.csv:2: empty file: expected a header row");
+  EXPECT_EQ(parseError("\r\nid,lower,upper,size\r\n\r\n0,4,4,8\r\n"),
+            "in.csv:4: empty lifetime: upper 4 <= 4");
+  EXPECT_EQ(parseError(std::string(
+                "id,lower,upper,size\n0,0,4,8\n1,0\0,4,8\n", 37)),
+            "in.csv:3: unexpected NUL byte: a problem file is text");
 }
 
 } // namespace

@@ -11,8 +11,6 @@
 #include "helia/Dialect/Helia/IR/Platform.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -245,94 +243,4 @@ PlanFastShare MemoryPlan::getFastShare() const {
     result.share = static_cast<double>(result.fastAccessedBytes) /
                    static_cast<double>(result.accessedBytes);
   return result;
-}
-
-void MemoryPlan::writeJSON(llvm::raw_ostream &os) const {
-  llvm::json::OStream json(os, /*IndentSize=*/2);
-  json.object([&] {
-    json.attribute("platform", platform);
-    json.attribute("function", functions.empty() ? "" : functions.front());
-    json.attributeArray("functions", [&] {
-      for (const std::string &f : functions)
-        json.value(f);
-    });
-    PlanFastShare fast = getFastShare();
-    json.attribute("fast_memory", fast.memory);
-    // Four decimals, not the 17 digits of a double.
-    json.attributeBegin("fast_share");
-    if (fast.share)
-      json.rawValue(llvm::formatv("{0:F4}", *fast.share).str());
-    else
-      json.value(nullptr);
-    json.attributeEnd();
-    json.attribute("accessed_bytes", fast.accessedBytes);
-    json.attribute("fast_accessed_bytes", fast.fastAccessedBytes);
-    json.attributeArray("memories", [&] {
-      for (const PlanMemory &m : memories)
-        json.object([&] {
-          json.attribute("name", m.name);
-          json.attribute("capacity", m.capacity);
-          if (m.physical != m.capacity)
-            json.attribute("physical_capacity", m.physical);
-          json.attribute("used", m.used);
-          json.attribute("free", m.capacity - m.used);
-        });
-    });
-    json.attributeArray("arenas", [&] {
-      for (auto [i, a] : llvm::enumerate(arenas))
-        json.object([&] {
-          json.attribute("region_id", static_cast<int64_t>(i));
-          json.attribute("name", a.name);
-          json.attribute("role", stringifyArenaRole(a.role));
-          json.attribute("memory", a.memory);
-          json.attribute("source_memory", a.sourceMemory);
-          json.attribute("size", a.size);
-          json.attribute("alignment", a.alignment);
-          json.attribute("staged", a.staged);
-          json.attribute("stream", a.stream);
-        });
-    });
-    json.attributeArray("tensors", [&] {
-      for (const PlanTensor &t : tensors)
-        json.object([&] {
-          json.attribute("function", t.function);
-          json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
-          json.attribute("buffer", static_cast<int64_t>(t.buffer));
-          json.attribute("name", t.name);
-          json.attribute("kind", stringifyTensorKind(t.kind));
-          json.attribute("size", t.size);
-          json.attribute("first_step", t.firstStep);
-          json.attribute("last_step", t.lastStep);
-          json.attribute("readers", t.readers);
-          if (t.residency)
-            json.attribute("residency", stringifyResidency(*t.residency));
-          else
-            json.attribute("residency", nullptr);
-          json.attribute("stream_fallback", t.streamFallback);
-          json.attribute("constant_only", t.constantOnly);
-          json.attribute("memory", t.memory);
-          json.attribute("offset", t.offset);
-          json.attributeObject("binding", [&] {
-            json.attribute("region_id", static_cast<int64_t>(t.arena));
-            json.attribute("role", stringifyArenaRole(t.role));
-            json.attribute("memory", t.memory);
-            json.attribute("source_memory", t.sourceMemory);
-            json.attribute("offset", t.offset);
-          });
-        });
-    });
-    json.attributeArray("streams", [&] {
-      for (const PlanTensor &t : tensors)
-        if (t.streamArena)
-          json.object([&] {
-            json.attribute("function", t.function);
-            json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
-            json.attribute("region_id", static_cast<int64_t>(*t.streamArena));
-            json.attribute("step", t.streamStep);
-            json.attribute("last_step", t.streamLastStep);
-            json.attribute("slot_offset", t.streamOffset);
-          });
-    });
-  });
-  os << "\n";
 }

@@ -102,9 +102,8 @@ OwnerId Replay::addOwner(StringAttr arena, int64_t offset, int64_t size,
   auto it = arenaIndex.find(arena.getValue());
   if (it == arenaIndex.end())
     return kNoOwner;
-  std::string name = tensor.name ? tensor.name.getValue().str()
-                                 : "#" + std::to_string(tensor.id);
-  owners.push_back({it->second, offset, size, value, name, func});
+  owners.push_back(
+      {it->second, offset, size, value, tensor.getDisplayName(), func});
   return owners.size() - 1;
 }
 

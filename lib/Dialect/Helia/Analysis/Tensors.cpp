@@ -23,6 +23,14 @@ StringRef mlir::helia::getCalleeName(CallOpInterface call) {
   return callee ? callee.getLeafReference().getValue() : StringRef();
 }
 
+std::string mlir::helia::getTensorDisplayName(StringRef name, uint64_t id) {
+  return name.empty() ? "#" + std::to_string(id) : name.str();
+}
+
+std::string TensorInfo::getDisplayName() const {
+  return getTensorDisplayName(name ? name.getValue() : StringRef(), id);
+}
+
 bool mlir::helia::isTensorValue(Value value) {
   return isa<TensorType>(value.getType());
 }

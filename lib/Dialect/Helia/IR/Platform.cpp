@@ -57,59 +57,57 @@ PresetMemory rom(const char *name, uint64_t size) {
 }
 } // namespace
 
-const Preset kPresets[] = {
-    // Apollo510, the SDK's SBL linker script: MCU_ITCM 0x00000000 256 KiB,
-    // MCU_TCM 0x20000000 496 KiB of the 512 KiB DTCM, SHARED_SRAM
-    // 0x20080000 3 MiB, MCU_MRAM 0x00410000 (the boot loader keeps the first
-    // 64 KiB of the 4 MiB). PSRAM is an MSPI aperture the application maps.
-    {"apollo510_evb",
-     {itcm(256 * KiB).at(0x00000000).in("MCU_ITCM"),
-      dtcm(512 * KiB).at(0x20000000, 16 * KiB).in("MCU_TCM"),
-      sram(3 * MiB).at(0x20080000).in("SHARED_SRAM"),
-      mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM"), psram(64 * MiB)},
-     {"dtcm", "sram"},
-     16},
-    // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB. The
-    // SDK's script: MCU_MRAM 0x00018000 (1952 KiB), MCU_TCM 0x10000000,
-    // SHARED_SRAM 0x10060000.
-    {"apollo4p_evb",
-     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
+/// The built-in presets, in a stable order. A function-local static: built
+/// on first use, not by a global constructor at load time.
+static ArrayRef<Preset> getPresets() {
+  // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB. The
+  // SDK's script: MCU_MRAM 0x00018000 (1952 KiB), MCU_TCM 0x10000000,
+  // SHARED_SRAM 0x10060000.
+  static const std::vector<PresetMemory> apollo4 = {
+      dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
       sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
       mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
-      psram(8 * MiB)},
-     {"dtcm", "sram"},
-     16},
-    {"apollo4l_evb",
-     {dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
-      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
-      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
-      psram(8 * MiB)},
-     {"dtcm", "sram"},
-     16},
-    // Apollo3 Plus: a 64 KiB TCM at 0x10000000, SRAM from 0x10010000; its
-    // 2000 KiB NOR flash plays MRAM's role (from 0x0000C000 after the SBL).
-    {"apollo3p_evb",
-     {dtcm(64 * KiB).at(0x10000000), sram(700 * KiB).at(0x10010000),
-      mram(2000 * KiB).at(0x0000C000)},
-     {"dtcm", "sram"},
-     16},
-    // QEMU's mps3-an547 (Arm Corstone SSE-300 with a Cortex-M55): ITCM
-    // 0x00000000 512 KiB (the image's code and vector table), SRAM
-    // 0x01000000 2 MiB, DTCM 0x20000000 512 KiB (its last 64 KiB hold the
-    // application's stack, .data and .bss), QSPI flash 0x28000000 8 MiB as
-    // the read-only, initialised memory of cold constants.
-    {"mps3_an547",
-     {itcm(512 * KiB).at(0x00000000), sram(2 * MiB).at(0x01000000),
-      dtcm(512 * KiB).at(0x20000000, 64 * KiB),
-      rom("qspi", 8 * MiB).at(0x28000000)},
-     {"dtcm", "sram"},
-     16},
-};
+      psram(8 * MiB)};
+  static const Preset presets[] = {
+      // Apollo510, the SDK's SBL linker script: MCU_ITCM 0x00000000 256 KiB,
+      // MCU_TCM 0x20000000 496 KiB of the 512 KiB DTCM, SHARED_SRAM
+      // 0x20080000 3 MiB, MCU_MRAM 0x00410000 (the boot loader keeps the first
+      // 64 KiB of the 4 MiB). PSRAM is an MSPI aperture the application maps.
+      {"apollo510_evb",
+       {itcm(256 * KiB).at(0x00000000).in("MCU_ITCM"),
+        dtcm(512 * KiB).at(0x20000000, 16 * KiB).in("MCU_TCM"),
+        sram(3 * MiB).at(0x20080000).in("SHARED_SRAM"),
+        mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM"), psram(64 * MiB)},
+       {"dtcm", "sram"},
+       16},
+      {"apollo4p_evb", apollo4, {"dtcm", "sram"}, 16},
+      {"apollo4l_evb", apollo4, {"dtcm", "sram"}, 16},
+      // Apollo3 Plus: a 64 KiB TCM at 0x10000000, SRAM from 0x10010000; its
+      // 2000 KiB NOR flash plays MRAM's role (from 0x0000C000 after the SBL).
+      {"apollo3p_evb",
+       {dtcm(64 * KiB).at(0x10000000), sram(700 * KiB).at(0x10010000),
+        mram(2000 * KiB).at(0x0000C000)},
+       {"dtcm", "sram"},
+       16},
+      // QEMU's mps3-an547 (Arm Corstone SSE-300 with a Cortex-M55): ITCM
+      // 0x00000000 512 KiB (the image's code and vector table), SRAM
+      // 0x01000000 2 MiB, DTCM 0x20000000 512 KiB (its last 64 KiB hold the
+      // application's stack, .data and .bss), QSPI flash 0x28000000 8 MiB as
+      // the read-only, initialised memory of cold constants.
+      {"mps3_an547",
+       {itcm(512 * KiB).at(0x00000000), sram(2 * MiB).at(0x01000000),
+        dtcm(512 * KiB).at(0x20000000, 64 * KiB),
+        rom("qspi", 8 * MiB).at(0x28000000)},
+       {"dtcm", "sram"},
+       16},
+  };
+  return presets;
+}
 
 ArrayRef<StringRef> mlir::helia::getPlatformPresetNames() {
   static const SmallVector<StringRef> names = [] {
     SmallVector<StringRef> result;
-    for (const Preset &preset : kPresets)
+    for (const Preset &preset : getPresets())
       result.push_back(preset.name);
     return result;
   }();
@@ -117,9 +115,10 @@ ArrayRef<StringRef> mlir::helia::getPlatformPresetNames() {
 }
 
 PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
-  const Preset *preset = llvm::find_if(
-      kPresets, [&](const Preset &p) { return name == p.name; });
-  if (preset == std::end(kPresets))
+  ArrayRef<Preset> presets = getPresets();
+  const Preset *preset =
+      llvm::find_if(presets, [&](const Preset &p) { return name == p.name; });
+  if (preset == presets.end())
     return {};
   SmallVector<Attribute> memories;
   for (const PresetMemory &m : preset->memories)
@@ -186,33 +185,4 @@ FailureOr<SmallVector<RuleAttr>> mlir::helia::lookupRules(ModuleOp module) {
     rules.push_back(rule);
   }
   return rules;
-}
-
-FailureOr<llvm::StringMap<int64_t>>
-mlir::helia::getMemoryCapacities(PlatformAttr platform,
-                                 ArrayRef<std::string> limits, Location loc) {
-  llvm::StringMap<int64_t> capacity;
-  for (MemoryDescAttr memory : platform.getMemoryList())
-    capacity[memory.getName()] = static_cast<int64_t>(memory.getUsableSize());
-  for (const std::string &entry : limits) {
-    auto [name, bytes] = StringRef(entry).split('=');
-    uint64_t value;
-    if (bytes.getAsInteger(0, value))
-      return emitError(loc) << "memory-limit '" << entry
-                            << "' is not name=bytes (e.g. dtcm=65536)",
-             failure();
-    if (value > kMaxMemoryBytes)
-      return emitError(loc) << "memory-limit '" << entry
-                            << "' is larger than the 2^62 bytes helia "
-                               "supports",
-             failure();
-    if (!platform.lookupMemory(name))
-      return emitError(loc) << "memory-limit names unknown memory '" << name
-                            << "'; platform '" << platform.getName()
-                            << "' has: "
-                            << platform.getMemoryNamesForDiagnostic(),
-             failure();
-    capacity[name] = static_cast<int64_t>(value);
-  }
-  return capacity;
 }

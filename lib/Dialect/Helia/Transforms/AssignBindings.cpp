@@ -9,6 +9,7 @@
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 #include "helia/Planner/Spill.h"
@@ -244,8 +245,7 @@ LogicalResult HeliaAssignBindings::parseLimits() {
 std::string HeliaAssignBindings::describe(const BufferPlan &plan) const {
   const TensorInfo &root =
       analysisOf(plan.func).getTensors()[plan.info->members.front()];
-  std::string name =
-      root.name ? root.name.getValue().str() : "#" + std::to_string(root.id);
+  std::string name = root.getDisplayName();
   if (schedule->getFunctions().size() > 1)
     name = analysisOf(plan.func).getFunction().getName().str() + ":" + name;
   return "'" + name + "'";

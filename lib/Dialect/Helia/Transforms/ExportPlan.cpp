@@ -1,7 +1,7 @@
 //===- ExportPlan.cpp - write the memory plan as JSON ---------------------===//
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
-#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/Export/PlanExport.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -36,14 +36,14 @@ struct HeliaExportPlan
     if (failed(plan))
       return signalPassFailure();
     if (!json.empty() &&
-        failed(write(json, [&](raw_ostream &os) { plan->writeJSON(os); })))
+        failed(write(json, [&](raw_ostream &os) { writePlanJSON(*plan, os); })))
       return signalPassFailure();
     if (!report.empty() && failed(write(report, [&](raw_ostream &os) {
-          plan->writeReport(os, top);
+          writePlanReport(*plan, os, top);
         })))
       return signalPassFailure();
     if (!svg.empty() &&
-        failed(write(svg, [&](raw_ostream &os) { plan->writeSVG(os); })))
+        failed(write(svg, [&](raw_ostream &os) { writePlanSVG(*plan, os); })))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }

@@ -302,10 +302,7 @@ Resolution HeliaResolveResidency::resolve(const TensorInfo &tensor,
 LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
                                                  const Resolution &res,
                                                  Location loc) {
-  std::string what = "tensor '" +
-                     (tensor.name ? tensor.name.getValue().str()
-                                  : ("#" + std::to_string(tensor.id))) +
-                     "'";
+  std::string what = "tensor '" + tensor.getDisplayName() + "'";
   if (tensor.kind != TensorKind::Constant) {
     for (Field f : {DestinationField, ResidencyField}) {
       if (res.source[f] == kUnset)

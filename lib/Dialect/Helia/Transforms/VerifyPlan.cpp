@@ -10,6 +10,7 @@
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 
@@ -133,9 +134,7 @@ void HeliaVerifyPlan::runOnOperation() {
       Value sharedValue;
       for (unsigned member : buffer.members) {
         const TensorInfo &tensor = analysis.getTensors()[member];
-        std::string name =
-            tensor.name ? tensor.name.getValue().str()
-                        : "#" + std::to_string(tensor.id);
+        std::string name = tensor.getDisplayName();
         BindingAttr binding = getBinding(tensor.value);
         if (!binding) {
           emitError(tensor.value.getLoc())

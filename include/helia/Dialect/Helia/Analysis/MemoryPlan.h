@@ -2,17 +2,18 @@
 //
 // The plan as plain data, read back from a module that
 // helia-assign-bindings has bound: memories, arenas, every tensor with its
-// binding and lifetime, and the stream schedule. Exporters (JSON, the text
-// report, the SVG timeline) read this, never the planner's internals.
+// binding and lifetime, and the stream schedule. The exporters (JSON, the
+// text report, the SVG timeline; Export/PlanExport.h) read this, never the
+// planner's internals.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
 #define HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -83,6 +84,11 @@ struct PlanTensor {
   /// broadcast at run time): it costs RAM that folding it into a constant
   /// at compile time would move to flash.
   bool constantOnly = false;
+
+  /// The name reports give the tensor: its name, else `#<tensorId>`.
+  std::string getDisplayName() const {
+    return getTensorDisplayName(name, tensorId);
+  }
 };
 
 /// The step of an arena with the most live bytes.
@@ -133,21 +139,6 @@ struct MemoryPlan {
   /// buffer once) that the fast memory holds: what decides speed on the
   /// device once scratch spills (docs/PlanFormat.md, `fast_share`).
   PlanFastShare getFastShare() const;
-
-  /// Writes the plan as JSON (see docs/PlanFormat.md).
-  void writeJSON(llvm::raw_ostream &os) const;
-
-  /// Writes a readable report: memories, arenas, the `topTensors` largest
-  /// tensors with their bindings, streamed and hydrated bytes, and the peak
-  /// step of each scratch arena with what is live there.
-  void writeReport(llvm::raw_ostream &os, unsigned topTensors = 10) const;
-
-  /// Writes one self-contained SVG document with a timeline per arena: x is
-  /// the schedule step (functions side by side), y the offset, one rectangle
-  /// per tensor coloured by kind and labelled where its name fits, the peak
-  /// step of each scratch arena marked. Rectangles are in step and byte units,
-  /// so their `y` and `height` are the offset and size (docs/Report.md).
-  void writeSVG(llvm::raw_ostream &os) const;
 };
 
 } // namespace mlir::helia

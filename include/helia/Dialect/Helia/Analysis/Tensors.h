@@ -26,7 +26,14 @@ struct TensorInfo {
   /// Name from `helia.name` or the location; null when it has none.
   StringAttr name;
   TensorKind kind;
+
+  /// The name diagnostics and reports give the tensor (getTensorDisplayName).
+  std::string getDisplayName() const;
 };
+
+/// The name diagnostics, remarks and reports give a tensor: `name`, or
+/// `#<id>` (its position in program order) when it has none.
+std::string getTensorDisplayName(StringRef name, uint64_t id);
 
 /// True for functions the planning passes plan: those with a body and
 /// without `helia.unplanned`.

@@ -11,7 +11,6 @@
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace mlir::helia {
 
@@ -38,15 +37,6 @@ PlatformAttr getPlatformPreset(MLIRContext *ctx, StringRef name);
 /// and fails on an unknown preset or a malformed attribute.
 FailureOr<PlatformAttr> lookupPlatform(ModuleOp module,
                                        StringRef presetOverride = {});
-
-/// Returns the capacity in bytes of every memory of `platform`: its size,
-/// or the limit given for it in `limits` (entries `name=bytes`, as the
-/// passes' memory-limit option takes them). Emits a located error at `loc`
-/// and fails on a malformed entry, an unknown memory or a limit above
-/// kMaxMemoryBytes.
-FailureOr<llvm::StringMap<int64_t>>
-getMemoryCapacities(PlatformAttr platform, ArrayRef<std::string> limits,
-                    Location loc);
 
 /// Returns the module's `helia.rules` in order (empty when absent). Emits a
 /// located error and fails when the attribute is not an array of rules.

@@ -1,6 +1,7 @@
 //===- PlanReport.cpp - the memory plan as a readable report --------------===//
 
-#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/Export/Format.h"
+#include "helia/Dialect/Helia/Export/PlanExport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -11,36 +12,24 @@
 using namespace mlir;
 using namespace mlir::helia;
 
-/// Formats a byte count with a binary unit for readers, exact bytes kept.
-static std::string formatBytes(int64_t bytes) {
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  os << bytes;
-  if (bytes >= 1024 * 1024)
-    os << " (" << llvm::format("%.2f", bytes / (1024.0 * 1024.0)) << " MiB)";
-  else if (bytes >= 1024)
-    os << " (" << llvm::format("%.1f", bytes / 1024.0) << " KiB)";
-  return result;
-}
-
+/// The tensor's name, after its function's when the plan has several.
 static std::string tensorLabel(const PlanTensor &t, bool qualify) {
-  std::string label = t.name.empty() ? "#" + std::to_string(t.tensorId)
-                                     : t.name;
+  std::string label = t.getDisplayName();
   return qualify ? t.function + ":" + label : label;
 }
 
-void MemoryPlan::writeReport(llvm::raw_ostream &os,
-                             unsigned topTensors) const {
-  bool qualify = functions.size() > 1;
-  os << "helia memory plan: platform " << platform << ", function"
-     << (functions.size() == 1 ? " " : "s ");
-  llvm::interleaveComma(functions, os);
+void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
+                                  unsigned topTensors) {
+  bool qualify = plan.functions.size() > 1;
+  os << "helia memory plan: platform " << plan.platform << ", function"
+     << (plan.functions.size() == 1 ? " " : "s ");
+  llvm::interleaveComma(plan.functions, os);
   os << "\n\n";
 
   os << "Memories\n";
   os << llvm::format("  %-10s %14s %14s %14s %6s\n", "memory", "capacity",
                      "used", "free", "used%");
-  for (const PlanMemory &m : memories) {
+  for (const PlanMemory &m : plan.memories) {
     os << llvm::format("  %-10s %14lld %14lld %14lld %5.1f%%",
                        m.name.c_str(), (long long)m.capacity,
                        (long long)m.used, (long long)(m.capacity - m.used),
@@ -54,21 +43,17 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   os << "\nArenas\n";
   os << llvm::format("  %-28s %-10s %-8s %-8s %14s  %s\n", "arena", "role",
                      "memory", "source", "bytes", "kind");
-  for (const PlanArena &a : arenas) {
-    const char *kind = a.stream                          ? "stream pool"
-                       : a.role != ArenaRole::Constant   ? "read-write"
-                       : a.staged                        ? "staged"
-                                                         : "cold";
+  for (const PlanArena &a : plan.arenas) {
     os << llvm::format("  %-28s %-10s %-8s %-8s %14lld  %s\n", a.name.c_str(),
                        stringifyArenaRole(a.role).str().c_str(),
                        a.memory.c_str(), a.sourceMemory.c_str(),
-                       (long long)a.size, kind);
+                       (long long)a.size, getArenaKindName(a).str().c_str());
   }
 
   // Largest buffers first (each through the tensor that defines it); ties in
   // program order.
   std::vector<const PlanTensor *> bySize;
-  for (const PlanTensor &t : tensors)
+  for (const PlanTensor &t : plan.tensors)
     if (t.primary)
       bySize.push_back(&t);
   llvm::stable_sort(bySize, [](const PlanTensor *a, const PlanTensor *b) {
@@ -89,7 +74,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     os << llvm::format("  %-40s %6llu %-16s %12lld %-28s %10lld  [%lld, %lld]\n",
                        label.c_str(), (unsigned long long)t->tensorId,
                        kind.c_str(), (long long)t->size,
-                       arenas[t->arena].name.c_str(), (long long)t->offset,
+                       plan.arenas[t->arena].name.c_str(), (long long)t->offset,
                        (long long)t->firstStep, (long long)t->lastStep);
   }
 
@@ -103,24 +88,25 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   };
   int64_t streamed = 0, hydrated = 0;
   unsigned numStreamed = 0, numFallbacks = 0;
-  for (const PlanTensor &t : tensors) {
+  for (const PlanTensor &t : plan.tensors) {
     if (t.streamArena) {
       streamed = addBytes(streamed, t.size);
       ++numStreamed;
     }
     numFallbacks += t.streamFallback;
   }
-  for (const PlanArena &a : arenas)
+  for (const PlanArena &a : plan.arenas)
     if (a.staged)
       hydrated = addBytes(hydrated, a.size);
   os << "\nCopies\n";
-  os << "  hydrated at init: " << formatBytes(hydrated) << "\n";
-  os << "  streamed per run: " << formatBytes(streamed) << " in "
-     << numStreamed << " copies\n";
+  os << "  hydrated at init: " << formatBytes(hydrated, ByteStyle::Exact)
+     << "\n";
+  os << "  streamed per run: " << formatBytes(streamed, ByteStyle::Exact)
+     << " in " << numStreamed << " copies\n";
   if (numFallbacks) {
     os << "  read in place instead of streamed (the pool could not hold "
           "them):";
-    for (const PlanTensor &t : tensors)
+    for (const PlanTensor &t : plan.tensors)
       if (t.streamFallback)
         os << " " << tensorLabel(t, qualify);
     os << "\n";
@@ -130,7 +116,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   // time would move to flash.
   int64_t constantOnlyBytes = 0;
   unsigned numConstantOnly = 0;
-  for (const PlanTensor &t : tensors)
+  for (const PlanTensor &t : plan.tensors)
     if (t.constantOnly && t.primary) {
       constantOnlyBytes = addBytes(constantOnlyBytes, t.size);
       ++numConstantOnly;
@@ -138,19 +124,20 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
 
   // The peak of each scratch arena: the step with the most live bytes.
   os << "\nScratch peaks\n";
-  for (auto [index, arena] : llvm::enumerate(arenas)) {
+  for (auto [index, arena] : llvm::enumerate(plan.arenas)) {
     if (arena.role != ArenaRole::Scratch || arena.stream)
       continue;
-    std::optional<PlanPeak> peak = findPeak(index);
+    std::optional<PlanPeak> peak = plan.findPeak(index);
     if (!peak)
       continue;
-    os << "  " << arena.name << ": " << formatBytes(peak->bytes)
-       << " live at step " << peak->step;
+    os << "  " << arena.name << ": "
+       << formatBytes(peak->bytes, ByteStyle::Exact) << " live at step "
+       << peak->step;
     if (qualify)
       os << " of " << peak->function;
     os << " (arena " << arena.size << " bytes):";
     int64_t constantOnlyAtPeak = 0;
-    for (const PlanTensor &t : tensors)
+    for (const PlanTensor &t : plan.tensors)
       if (t.arena == index && t.primary && t.function == peak->function &&
           t.firstStep <= peak->step && peak->step <= t.lastStep) {
         os << " " << tensorLabel(t, false) << " (" << t.size << ")";
@@ -160,11 +147,11 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
     os << "\n";
     if (constantOnlyAtPeak)
       os << "    of which computed from constants alone: "
-         << formatBytes(constantOnlyAtPeak) << "\n";
+         << formatBytes(constantOnlyAtPeak, ByteStyle::Exact) << "\n";
   }
   // Once scratch spills, how much of it is read from the fast memory decides
   // the speed: accessed bytes are size x readers.
-  PlanFastShare fast = getFastShare();
+  PlanFastShare fast = plan.getFastShare();
   if (fast.share)
     os << "\nFast share\n  " << fast.memory << " holds "
        << llvm::format("%.1f", 100.0 * *fast.share)
@@ -173,7 +160,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   if (!numConstantOnly)
     return;
   os << "\nComputed from constants alone\n  " << numConstantOnly
-     << " scratch buffers, " << formatBytes(constantOnlyBytes)
+     << " scratch buffers, " << formatBytes(constantOnlyBytes, ByteStyle::Exact)
      << ", are computed from constants only (e.g. weights broadcast at run "
         "time); folding them into constants at compile time would move "
         "them from RAM to flash\n";
@@ -183,8 +170,8 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   // elements).
   auto scratchBytes = [&](bool withoutConstantOnly) {
     std::optional<PlanPeak> peak =
-        findPeak([&](const PlanTensor &t, unsigned index) -> int64_t {
-          const PlanArena &arena = arenas[index];
+        plan.findPeak([&](const PlanTensor &t, unsigned index) -> int64_t {
+          const PlanArena &arena = plan.arenas[index];
           if (arena.role != ArenaRole::Scratch ||
               (withoutConstantOnly && t.constantOnly))
             return 0;
@@ -196,7 +183,7 @@ void MemoryPlan::writeReport(llvm::raw_ostream &os,
   int64_t nowBytes = scratchBytes(false);
   int64_t foldedBytes = scratchBytes(true);
   os << "  scratch peak of all scratch arenas together: "
-     << formatBytes(nowBytes) << "; without them: " << formatBytes(foldedBytes)
-     << ", " << formatBytes(nowBytes - foldedBytes)
+     << formatBytes(nowBytes, ByteStyle::Exact) << "; without them: " << formatBytes(foldedBytes, ByteStyle::Exact)
+     << ", " << formatBytes(nowBytes - foldedBytes, ByteStyle::Exact)
      << " less (fold-constants=true folds those that only move elements)\n";
 }

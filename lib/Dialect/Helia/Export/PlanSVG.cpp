@@ -9,7 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/Export/Format.h"
+#include "helia/Dialect/Helia/Export/PlanExport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -60,53 +61,25 @@ struct Slot {
 };
 } // namespace
 
-static std::string escape(StringRef text) {
-  std::string result;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      result += "&amp;";
-      break;
-    case '<':
-      result += "&lt;";
-      break;
-    case '>':
-      result += "&gt;";
-      break;
-    case '"':
-      result += "&quot;";
-      break;
-    case '\'':
-      result += "&apos;";
-      break;
-    default:
-      result += c;
-    }
-  }
-  return result;
+namespace {
+/// Text for an SVG document: streamed with the characters XML reserves
+/// escaped (llvm::printHTMLEscaped).
+struct Escaped {
+  StringRef text;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Escaped escaped) {
+  llvm::printHTMLEscaped(escaped.text, os);
+  return os;
 }
+} // namespace
+
+static Escaped escape(StringRef text) { return {text}; }
 
 static std::string px(double value) {
   std::string result;
   llvm::raw_string_ostream(result) << llvm::format("%.2f", value);
   return result;
-}
-
-/// A byte count with a binary unit, short enough for an axis label.
-static std::string shortBytes(int64_t bytes) {
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  if (bytes >= 1024 * 1024)
-    os << llvm::format("%.2f MiB", bytes / (1024.0 * 1024.0));
-  else if (bytes >= 1024)
-    os << llvm::format("%.1f KiB", bytes / 1024.0);
-  else
-    os << bytes << " B";
-  return result;
-}
-
-static std::string tensorName(const PlanTensor &t) {
-  return t.name.empty() ? "#" + std::to_string(t.tensorId) : t.name;
 }
 
 static const char *kindColor(const Slot &slot) {
@@ -150,26 +123,26 @@ static int64_t tickSpacing(int64_t range, int64_t maxTicks) {
   }
 }
 
-void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
+void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
   // Each function's schedule gets a segment of the x axis, in plan order.
   llvm::StringMap<int64_t> stepsOf;
-  for (const std::string &f : functions)
+  for (const std::string &f : plan.functions)
     stepsOf[f] = 1;
-  for (const PlanTensor &t : tensors) {
+  for (const PlanTensor &t : plan.tensors) {
     int64_t last = std::max(t.lastStep, t.streamArena ? t.streamLastStep : 0);
     stepsOf[t.function] = std::max(stepsOf[t.function], last + 1);
   }
   llvm::StringMap<int64_t> baseOf;
   int64_t totalSteps = 0;
-  for (const std::string &f : functions) {
+  for (const std::string &f : plan.functions) {
     baseOf[f] = totalSteps;
     totalSteps += stepsOf[f];
   }
   totalSteps = std::max<int64_t>(totalSteps, 1);
 
   // The rectangles of every arena, in tensor order.
-  std::vector<std::vector<Slot>> slots(arenas.size());
-  for (const PlanTensor &t : tensors) {
+  std::vector<std::vector<Slot>> slots(plan.arenas.size());
+  for (const PlanTensor &t : plan.tensors) {
     slots[t.arena].push_back({&t, t.offset, t.firstStep, t.lastStep, false});
     if (t.streamArena)
       slots[*t.streamArena].push_back(
@@ -182,24 +155,25 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
   double panelHeight = kPanelTitleHeight + kPlotHeight + kAxisHeight;
   double width = kMarginLeft + plotWidth + kMarginRight;
   double height =
-      kHeaderHeight + std::max<size_t>(arenas.size(), 1) * panelHeight;
+      kHeaderHeight + std::max<size_t>(plan.arenas.size(), 1) * panelHeight;
 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width)
      << "\" height=\"" << px(height) << "\" viewBox=\"0 0 " << px(width) << " "
      << px(height) << "\" font-family=\"DejaVu Sans Mono, monospace\" "
      << "font-size=\"" << kFontSize << "\">\n";
-  os << "<title>helia memory plan: " << escape(platform) << "</title>\n";
+  os << "<title>helia memory plan: " << escape(plan.platform) << "</title>\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
 
   // Header and legend.
   os << "<text x=\"" << px(kMarginLeft) << "\" y=\"22\" font-size=\"15\" "
      << "font-weight=\"bold\">helia memory plan: platform "
-     << escape(platform) << ", function" << (functions.size() == 1 ? " " : "s ")
-     << escape(llvm::join(ArrayRef(functions).take_front(kMaxTitleFunctions),
-                          ", "));
-  if (functions.size() > kMaxTitleFunctions)
-    os << ", ... (" << functions.size() << " functions)";
+     << escape(plan.platform) << ", function"
+     << (plan.functions.size() == 1 ? " " : "s ")
+     << escape(llvm::join(
+            ArrayRef(plan.functions).take_front(kMaxTitleFunctions), ", "));
+  if (plan.functions.size() > kMaxTitleFunctions)
+    os << ", ... (" << plan.functions.size() << " functions)";
   os << "</text>\n";
   double legendX = kMarginLeft;
   for (auto [color, label] :
@@ -214,11 +188,11 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
        << "</text>\n";
     legendX += 16 + std::strlen(label) * kCharWidth + 20;
   }
-  if (arenas.empty())
+  if (plan.arenas.empty())
     os << "<text x=\"" << px(kMarginLeft) << "\" y=\""
        << px(kHeaderHeight + 20) << "\">no arenas</text>\n";
 
-  for (auto [index, arena] : llvm::enumerate(arenas)) {
+  for (auto [index, arena] : llvm::enumerate(plan.arenas)) {
     double top = kHeaderHeight + index * panelHeight;
     double plotTop = top + kPanelTitleHeight;
     int64_t size = std::max<int64_t>(arena.size, 1);
@@ -230,12 +204,8 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
 
     std::optional<PlanPeak> peak;
     if (reused)
-      peak = findPeak(index);
+      peak = plan.findPeak(index);
 
-    std::string kind = arena.stream ? "stream pool"
-                       : arena.role != ArenaRole::Constant ? "read-write"
-                       : arena.staged                      ? "staged"
-                                                           : "cold";
     os << "<g class=\"arena\" id=\"arena-" << index << "\" data-region=\""
        << index << "\" data-name=\"" << escape(arena.name) << "\">\n";
     os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 16)
@@ -246,13 +216,15 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
        << escape(arena.memory);
     if (arena.sourceMemory != arena.memory)
       os << " from " << escape(arena.sourceMemory);
-    os << ", " << kind << ", " << arena.size << " bytes, "
+    os << ", " << getArenaKindName(arena) << ", " << arena.size << " bytes, "
        << arenaSlots.size() << " tensor" << (arenaSlots.size() == 1 ? "" : "s");
     if (!reused)
       os << ", held for the whole run";
-    if (peak)
-      os << "; peak " << peak->bytes << " bytes at step " << peak->step
-         << (functions.size() > 1 ? " of " + escape(peak->function) : "");
+    if (peak) {
+      os << "; peak " << peak->bytes << " bytes at step " << peak->step;
+      if (plan.functions.size() > 1)
+        os << " of " << escape(peak->function);
+    }
     os << "</text>\n";
 
     // The plot, in steps and bytes.
@@ -275,8 +247,8 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
          << "\" height=\"" << t.size << "\" fill=\"" << kindColor(slot)
          << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
          << "vector-effect=\"non-scaling-stroke\"><title>"
-         << escape(tensorName(t));
-      if (functions.size() > 1)
+         << escape(t.getDisplayName());
+      if (plan.functions.size() > 1)
         os << " (" << escape(t.function) << ")";
       os << ": " << stringifyTensorKind(t.kind);
       if (t.residency)
@@ -307,7 +279,7 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
       double h = t.size * pxPerByte;
       // Tall, narrow rectangles take their label vertically when more of
       // the name fits that way.
-      std::string name = tensorName(t);
+      std::string name = t.getDisplayName();
       StringRef across = fitLabel(name, w, h), along = fitLabel(name, h, w);
       double cx = kMarginLeft + x0 + w / 2;
       double cy = plotTop + slot.offset * pxPerByte + h / 2;
@@ -333,13 +305,13 @@ void MemoryPlan::writeSVG(llvm::raw_ostream &os) const {
          << "\" x2=\"" << px(kMarginLeft) << "\" y2=\"" << px(y)
          << "\" stroke=\"#444444\"/><text x=\"" << px(kMarginLeft - 6)
          << "\" y=\"" << px(y + 3.5) << "\" text-anchor=\"end\">"
-         << shortBytes(offset) << "</text>\n";
+         << formatBytes(offset, ByteStyle::Short) << "</text>\n";
     }
     os << "<text x=\"12\" y=\"" << px(plotTop + kPlotHeight / 2)
        << "\" transform=\"rotate(-90 12 " << px(plotTop + kPlotHeight / 2)
        << ")\" text-anchor=\"middle\">offset</text>\n";
     double axisY = plotTop + kPlotHeight;
-    for (const std::string &f : functions) {
+    for (const std::string &f : plan.functions) {
       int64_t base = baseOf.lookup(f), steps = stepsOf.lookup(f);
       int64_t spacing = tickSpacing(steps, std::max<int64_t>(
                                                steps * pxPerStep / 40, 1));

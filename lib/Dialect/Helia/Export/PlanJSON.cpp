@@ -1,0 +1,104 @@
+//===- PlanJSON.cpp - the memory plan as JSON -----------------------------===//
+
+#include "helia/Dialect/Helia/Export/PlanExport.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("platform", plan.platform);
+    json.attribute("function",
+                   plan.functions.empty() ? "" : plan.functions.front());
+    json.attributeArray("functions", [&] {
+      for (const std::string &f : plan.functions)
+        json.value(f);
+    });
+    PlanFastShare fast = plan.getFastShare();
+    json.attribute("fast_memory", fast.memory);
+    // Four decimals, not the 17 digits of a double.
+    json.attributeBegin("fast_share");
+    if (fast.share)
+      json.rawValue(llvm::formatv("{0:F4}", *fast.share).str());
+    else
+      json.value(nullptr);
+    json.attributeEnd();
+    json.attribute("accessed_bytes", fast.accessedBytes);
+    json.attribute("fast_accessed_bytes", fast.fastAccessedBytes);
+    json.attributeArray("memories", [&] {
+      for (const PlanMemory &m : plan.memories)
+        json.object([&] {
+          json.attribute("name", m.name);
+          json.attribute("capacity", m.capacity);
+          if (m.physical != m.capacity)
+            json.attribute("physical_capacity", m.physical);
+          json.attribute("used", m.used);
+          json.attribute("free", m.capacity - m.used);
+        });
+    });
+    json.attributeArray("arenas", [&] {
+      for (auto [index, arena] : llvm::enumerate(plan.arenas)) {
+        // Lambdas capture structured bindings only from C++20 on.
+        auto regionId = static_cast<int64_t>(index);
+        const PlanArena &a = arena;
+        json.object([&] {
+          json.attribute("region_id", regionId);
+          json.attribute("name", a.name);
+          json.attribute("role", stringifyArenaRole(a.role));
+          json.attribute("memory", a.memory);
+          json.attribute("source_memory", a.sourceMemory);
+          json.attribute("size", a.size);
+          json.attribute("alignment", a.alignment);
+          json.attribute("staged", a.staged);
+          json.attribute("stream", a.stream);
+        });
+      }
+    });
+    json.attributeArray("tensors", [&] {
+      for (const PlanTensor &t : plan.tensors)
+        json.object([&] {
+          json.attribute("function", t.function);
+          json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
+          json.attribute("buffer", static_cast<int64_t>(t.buffer));
+          json.attribute("name", t.name);
+          json.attribute("kind", stringifyTensorKind(t.kind));
+          json.attribute("size", t.size);
+          json.attribute("first_step", t.firstStep);
+          json.attribute("last_step", t.lastStep);
+          json.attribute("readers", t.readers);
+          if (t.residency)
+            json.attribute("residency", stringifyResidency(*t.residency));
+          else
+            json.attribute("residency", nullptr);
+          json.attribute("stream_fallback", t.streamFallback);
+          json.attribute("constant_only", t.constantOnly);
+          json.attribute("memory", t.memory);
+          json.attribute("offset", t.offset);
+          json.attributeObject("binding", [&] {
+            json.attribute("region_id", static_cast<int64_t>(t.arena));
+            json.attribute("role", stringifyArenaRole(t.role));
+            json.attribute("memory", t.memory);
+            json.attribute("source_memory", t.sourceMemory);
+            json.attribute("offset", t.offset);
+          });
+        });
+    });
+    json.attributeArray("streams", [&] {
+      for (const PlanTensor &t : plan.tensors)
+        if (t.streamArena)
+          json.object([&] {
+            json.attribute("function", t.function);
+            json.attribute("tensor_id", static_cast<int64_t>(t.tensorId));
+            json.attribute("region_id", static_cast<int64_t>(*t.streamArena));
+            json.attribute("step", t.streamStep);
+            json.attribute("last_step", t.streamLastStep);
+            json.attribute("slot_offset", t.streamOffset);
+          });
+    });
+  });
+  os << "\n";
+}
