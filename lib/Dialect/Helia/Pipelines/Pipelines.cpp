@@ -18,6 +18,14 @@ void mlir::helia::buildHeliaMemoryPipeline(
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
   pm.addPass(createHeliaInsertTensorCopies());
+  // Elementwise results over dying inputs, on the buffers bufferization
+  // creates (each destination its own tensor); copy insertion again, so
+  // that a write bufferization would still not make in place is a copy the
+  // planner counts.
+  if (options.inPlace) {
+    pm.addPass(createHeliaElementwiseInPlace());
+    pm.addPass(createHeliaInsertTensorCopies());
+  }
 
   HeliaResolveResidencyOptions resolve;
   resolve.platform = options.platform;

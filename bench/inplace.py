@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Scratch lower bound and arena of every bench model with and without
+helia-elementwise-in-place (`helia-memory-pipeline` option `in-place`).
+
+Plans each model with `helia-memory-pipeline{lower=false in-place=...}` and
+one scratch memory large enough for the whole arena (as bench/models.py),
+reads the JSON plan, and prints per model the lifetime lower bound (the
+largest sum of the aligned sizes of the scratch buffers live at one step)
+and the scratch arena bytes, without and with the pass. Models: the 24
+TFLite Micro / MLPerf Tiny graphs of ../shared/bench/models (`tfl.*` ops:
+the op table), the TOSA and linalg networks of ../shared/bench/frontend
+(TOSA goes through tosa-to-linalg first; the LSTM is rejected at planning).
+
+usage: bench/inplace.py BUILD_DIR [BENCH_DIR]
+Exits 1 when the pass grows any arena or bound.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
+        "tosa-to-tensor)")
+LIMITS = "memory-limit=dtcm=4294967296,mram=4294967296"
+
+
+def plan(helia_opt, path, tosa, in_place):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "plan.json")
+        pipeline = (f"helia-memory-pipeline{{lower=false in-place={str(in_place).lower()} "
+                    f"{LIMITS} plan-json={out}}}")
+        if tosa:
+            pipeline = f"{TOSA}, {pipeline}"
+        subprocess.run([helia_opt, "--allow-unregistered-dialect",
+                        f"--pass-pipeline=builtin.module({pipeline})", path,
+                        "-o", os.devnull],
+                       check=True, capture_output=True, text=True)
+        with open(out) as f:
+            return json.load(f)
+
+
+def bound_and_arena(p):
+    """(lower bound, arena bytes) over the scratch arenas of a plan."""
+    arenas = {a["region_id"]: a for a in p["arenas"]
+              if a["role"] == "scratch" and not a["stream"]}
+    bound = 0
+    for rid, arena in arenas.items():
+        align = arena["alignment"] or 1
+        deltas = {}
+        seen = set()
+        for t in p["tensors"]:
+            if t["binding"]["region_id"] != rid:
+                continue
+            key = (t["function"], t["buffer"])
+            if key in seen:
+                continue
+            seen.add(key)
+            size = -(-t["size"] // align) * align
+            f = t["function"]
+            deltas[(f, t["first_step"])] = deltas.get((f, t["first_step"]), 0) + size
+            deltas[(f, t["last_step"] + 1)] = deltas.get((f, t["last_step"] + 1), 0) - size
+        live, func = 0, None
+        for (f, _), d in sorted(deltas.items()):
+            if f != func:
+                live, func = 0, f
+            live += d
+            bound = max(bound, live)
+    return bound, sum(a["size"] for a in arenas.values())
+
+
+def models(bench):
+    root = os.path.join(bench, "models")
+    for name in sorted(os.listdir(root)):
+        if name.endswith(".mlir"):
+            yield name[:-5], os.path.join(root, name), False
+    front = os.path.join(bench, "frontend")
+    for name in sorted(os.listdir(front)):
+        if name.endswith(".mlir") and not name.startswith("lstm"):
+            yield name[:-5], os.path.join(front, name), ".tosa." in name
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    bench = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "shared", "bench")
+    helia_opt = os.path.join(build, "bin", "helia-opt")
+    print("| model | LB | LB in-place | arena | arena in-place | LB change |")
+    print("|---|---:|---:|---:|---:|---:|")
+    grew = []
+    for name, path, tosa in models(bench):
+        try:
+            lb0, ar0 = bound_and_arena(plan(helia_opt, path, tosa, False))
+            lb1, ar1 = bound_and_arena(plan(helia_opt, path, tosa, True))
+        except subprocess.CalledProcessError as e:
+            msg = e.stderr.strip().splitlines()
+            print(f"| `{name}` | not planned: {msg[0] if msg else e} | | | | |")
+            continue
+        change = f"{(lb1 - lb0) / lb0 * 100:+.1f}%" if lb0 else "0"
+        print(f"| `{name}` | {lb0} | {lb1} | {ar0} | {ar1} | {change} |")
+        if ar1 > ar0 or lb1 > lb0:
+            grew.append(name)
+    print()
+    print("grown with in-place: " + (", ".join(grew) if grew else "none"))
+    return 1 if grew else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
