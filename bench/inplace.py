@@ -9,7 +9,9 @@ largest sum of the aligned sizes of the scratch buffers live at one step)
 and the scratch arena bytes, without and with the pass. Models: the 24
 TFLite Micro / MLPerf Tiny graphs of ../shared/bench/models (`tfl.*` ops:
 the op table), the TOSA and linalg networks of ../shared/bench/frontend
-(TOSA goes through tosa-to-linalg first; the LSTM is rejected at planning).
+(TOSA goes through tosa-to-linalg first; the LSTM is rejected at planning),
+and bench/transformer_block.tosa.mlir (a transformer block whose layer norms,
+softmax and GELU are separate elementwise ops).
 
 usage: bench/inplace.py BUILD_DIR [BENCH_DIR]
 Exits 1 when the pass grows any arena or bound.
@@ -79,6 +81,8 @@ def models(bench):
     for name in sorted(os.listdir(front)):
         if name.endswith(".mlir") and not name.startswith("lstm"):
             yield name[:-5], os.path.join(front, name), ".tosa." in name
+    yield ("transformer_block.tosa (bench/, GELU and norms as separate ops)",
+           os.path.join(HERE, "transformer_block.tosa.mlir"), True)
 
 
 def main():

@@ -215,10 +215,8 @@ checkInPlaceMark(Operation *op, const bufferization::BufferizationOptions &optio
                      "stored); drop the attribute and make the operand the "
                      "op's destination instead (helia-elementwise-in-place "
                      "does)";
-  if (op->getNumResults() != 1 || mark.getValue().isNegative() ||
-      mark.getValue().uge(op->getNumOperands()))
-    return fail() << "must name an operand of an op with one result; drop "
-                     "the attribute";
+  // The dialect verifier checked that the mark names an operand of an op
+  // with one result.
   Value source = op->getOperand(mark.getInt());
   Value result = op->getResult(0);
   auto sourceIt = tensorIndex.find(source);
