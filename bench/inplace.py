@@ -13,7 +13,11 @@ the op table), the TOSA and linalg networks of ../shared/bench/frontend
 and bench/transformer_block.tosa.mlir (a transformer block whose layer norms,
 softmax and GELU are separate elementwise ops).
 
-usage: bench/inplace.py BUILD_DIR [BENCH_DIR]
+With --platform=NAME the models are planned on that platform's real
+capacities instead (scratch spills to the next memory when the first is
+full), and the table lists the scratch arenas per memory.
+
+usage: bench/inplace.py BUILD_DIR [BENCH_DIR] [--platform=NAME]
 Exits 1 when the pass grows any arena or bound.
 """
 import json
@@ -28,11 +32,12 @@ TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
 LIMITS = "memory-limit=dtcm=4294967296,mram=4294967296"
 
 
-def plan(helia_opt, path, tosa, in_place):
+def plan(helia_opt, path, tosa, in_place, platform):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "plan.json")
+        where = f"platform={platform} memory-limit=mram=4294967296" if platform else LIMITS
         pipeline = (f"helia-memory-pipeline{{lower=false in-place={str(in_place).lower()} "
-                    f"{LIMITS} plan-json={out}}}")
+                    f"{where} plan-json={out}}}")
         if tosa:
             pipeline = f"{TOSA}, {pipeline}"
         subprocess.run([helia_opt, "--allow-unregistered-dialect",
@@ -72,6 +77,15 @@ def bound_and_arena(p):
     return bound, sum(a["size"] for a in arenas.values())
 
 
+def arenas_by_memory(p):
+    """{memory: bytes} of the scratch arenas of a plan."""
+    sizes = {}
+    for a in p["arenas"]:
+        if a["role"] == "scratch" and not a["stream"]:
+            sizes[a["memory"]] = sizes.get(a["memory"], 0) + a["size"]
+    return sizes
+
+
 def models(bench):
     root = os.path.join(bench, "models")
     for name in sorted(os.listdir(root)):
@@ -86,20 +100,37 @@ def models(bench):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    bench = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "shared", "bench")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
+    build = args[0] if args else "build"
+    bench = args[1] if len(args) > 1 else os.path.join(HERE, "..", "..", "shared", "bench")
+    platform = opts.get("platform")
     helia_opt = os.path.join(build, "bin", "helia-opt")
-    print("| model | LB | LB in-place | arena | arena in-place | LB change |")
-    print("|---|---:|---:|---:|---:|---:|")
+    if platform:
+        print(f"| model ({platform}) | scratch arenas | scratch arenas in-place |")
+        print("|---|---|---|")
+    else:
+        print("| model | LB | LB in-place | arena | arena in-place | LB change |")
+        print("|---|---:|---:|---:|---:|---:|")
     grew = []
     for name, path, tosa in models(bench):
         try:
-            lb0, ar0 = bound_and_arena(plan(helia_opt, path, tosa, False))
-            lb1, ar1 = bound_and_arena(plan(helia_opt, path, tosa, True))
+            p0 = plan(helia_opt, path, tosa, False, platform)
+            p1 = plan(helia_opt, path, tosa, True, platform)
         except subprocess.CalledProcessError as e:
-            msg = e.stderr.strip().splitlines()
-            print(f"| `{name}` | not planned: {msg[0] if msg else e} | | | | |")
+            msg = [l for l in e.stderr.splitlines() if "error:" in l] or [str(e)]
+            print(f"| `{name}` | not planned: {msg[0].split('error: ', 1)[-1][:100]} | |")
             continue
+        if platform:
+            a0, a1 = arenas_by_memory(p0), arenas_by_memory(p1)
+            show = lambda a: "+".join(f"{m}:{b}" for m, b in sorted(a.items()))
+            print(f"| `{name}` | {show(a0)} | {show(a1)} |")
+            if any(a1.get(m, 0) > b for m, b in a0.items()) or \
+                    any(m not in a0 for m in a1):
+                grew.append(name)
+            continue
+        lb0, ar0 = bound_and_arena(p0)
+        lb1, ar1 = bound_and_arena(p1)
         change = f"{(lb1 - lb0) / lb0 * 100:+.1f}%" if lb0 else "0"
         print(f"| `{name}` | {lb0} | {lb1} | {ar0} | {ar1} | {change} |")
         if ar1 > ar0 or lb1 > lb0:

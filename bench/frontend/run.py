@@ -14,7 +14,8 @@ into SRAM (`spill`). Each in arena modes global, arg and
 alloc, against plain One-Shot Bufferize.
 
 usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill]
-              [--modes global,arg,alloc] [--check]
+              [--modes global,arg,alloc] [--pipeline-options "in-place=true"]
+              [--check]
 --check exits 1 when any planned run differs from plain or fails.
 """
 import argparse
@@ -137,6 +138,9 @@ def main():
     ap.add_argument("--modes", default="global,arg,alloc")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--frontend", default=FRONTEND)
+    ap.add_argument("--pipeline-options", default="",
+                    help="more helia-memory-pipeline options for every run, "
+                         "e.g. in-place=true")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
     failures = 0
@@ -161,6 +165,8 @@ def main():
             json_path = os.path.join(tmp, model + ".json")
             limits = MODEL_LIMITS.get(model, [])
             extra = limits_option(limits)
+            if args.pipeline_options:
+                extra += " " + args.pipeline_options
             t0 = time.time()
             try:
                 run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false plan-json=%s%s})" % (TOSA, json_path, extra), "-o", os.devnull])
