@@ -241,6 +241,21 @@ func.func @init_read(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<f32>) {
 
 // -----
 
+// Negative: a persistent result keeps a buffer of its own.
+// CHECK-LABEL: func.func @persistent_result
+// CHECK: %[[X:.*]] = linalg.exp
+// CHECK: %[[E:.*]] = tensor.empty
+// CHECK: linalg.negf {helia.persistent} ins(%[[X]] : tensor<8xf32>) outs(%[[E]] : tensor<8xf32>)
+func.func @persistent_result(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %x = linalg.exp ins(%a : tensor<8xf32>) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %y = linalg.negf {helia.persistent} ins(%x : tensor<8xf32>) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
 // Host code marked helia.unplanned is left alone.
 // CHECK-LABEL: func.func @host
 // CHECK: %[[X:.*]] = linalg.exp

@@ -120,10 +120,11 @@ static bool readsBufferOtherwise(Operation *op, Value input,
 /// Finds an input of the linalg op `op` (at `step`) that a result may be
 /// written over: the op is elementwise (parallel loops only); the init is a
 /// tensor with undefined contents (`tensor.empty`, `alloc_tensor` without
-/// copy) that the payload does not read; the input has the result's type,
-/// the init's indexing map, which is a permutation (each element read at
-/// the index written, and read by no other iteration), and a dying buffer
-/// that the op reads through no other operand. One result per op (the
+/// copy) of a scratch result, and the payload does not read it; the input
+/// has the result's type, the init's indexing map, which is a permutation
+/// (each element read at the index written, and read by no other
+/// iteration), and a dying buffer that the op reads through no other
+/// operand. One result per op (the
 /// first init that finds one).
 static void findLinalgWrites(linalg::LinalgOp op, int64_t step,
                              const BufferAnalysis &analysis,
@@ -143,8 +144,11 @@ static void findLinalgWrites(linalg::LinalgOp op, int64_t step,
     AffineMap initMap = op.getMatchingIndexingMap(&init);
     if (!initMap.isPermutation())
       continue;
-    Type resultType = op->getResult(op.getTiedOpResult(&init).getResultNumber())
-                          .getType();
+    // A constant or persistent result keeps a buffer of its own.
+    Value result = op.getTiedOpResult(&init);
+    if (getTensorKind(result) != TensorKind::Scratch)
+      continue;
+    Type resultType = result.getType();
     for (OpOperand *input : op.getDpsInputOperands()) {
       Value value = input->get();
       if (value.getType() != resultType ||
