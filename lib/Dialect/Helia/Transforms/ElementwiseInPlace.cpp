@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::helia {
@@ -124,8 +125,7 @@ static bool readsBufferOtherwise(Operation *op, Value input,
 /// has the result's type, the init's indexing map, which is a permutation
 /// (each element read at the index written, and read by no other
 /// iteration), and a dying buffer that the op reads through no other
-/// operand. One result per op (the
-/// first init that finds one).
+/// operand. One result per op (the first init that finds one).
 static void findLinalgWrites(linalg::LinalgOp op, int64_t step,
                              const BufferAnalysis &analysis,
                              DenseSet<const BufferInfo *> &taken,
