@@ -55,8 +55,9 @@ def HeliaElementwiseInPlace
     and read by the op at exactly the index written.
 
     On linalg: an op with parallel loops only (`linalg.generic`, or a named
-    op such as `linalg.add`, `linalg.exp`), whose init is a `tensor.empty`
-    (or `alloc_tensor` without copy) that the payload does not read, takes
+    op such as `linalg.add`, `linalg.exp`) with a scratch result, whose
+    init is a `tensor.empty` (or `alloc_tensor` without copy) that the
+    payload does not read, takes
     as init an input of the result's type whose indexing map is the init's
     and a permutation (no broadcast, no transposed read); One-Shot Bufferize
     then writes in place. A `linalg.generic` reads that input through the
