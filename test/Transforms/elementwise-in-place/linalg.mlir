@@ -256,6 +256,27 @@ func.func @persistent_result(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// Two ops with one tensor.empty as init (bufferization would copy one of
+// them): both write over their dying inputs, and the init goes once.
+// CHECK-LABEL: func.func @shared_init
+// CHECK: %[[X:.*]] = linalg.exp ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: %[[U:.*]] = linalg.exp ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: linalg.negf ins(%[[X]] : tensor<8xf32>) outs(%[[X]] : tensor<8xf32>)
+// CHECK: linalg.abs ins(%[[U]] : tensor<8xf32>) outs(%[[U]] : tensor<8xf32>)
+func.func @shared_init(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %x = linalg.exp ins(%a : tensor<8xf32>) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %u = linalg.exp ins(%b : tensor<8xf32>) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.negf ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %v = linalg.abs ins(%u : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %y, %v : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
 // Host code marked helia.unplanned is left alone.
 // CHECK-LABEL: func.func @host
 // CHECK: %[[X:.*]] = linalg.exp

@@ -19,13 +19,10 @@ void mlir::helia::buildHeliaMemoryPipeline(
   // planner counts exactly the buffers bufferization creates.
   pm.addPass(createHeliaInsertTensorCopies());
   // Elementwise results over dying inputs, on the buffers bufferization
-  // creates (each destination its own tensor); copy insertion again, so
-  // that a write bufferization would still not make in place is a copy the
-  // planner counts.
-  if (options.inPlace) {
+  // creates (each destination its own tensor); the pass keeps only the
+  // destinations One-Shot Analysis writes in place without a new copy.
+  if (options.inPlace)
     pm.addPass(createHeliaElementwiseInPlace());
-    pm.addPass(createHeliaInsertTensorCopies());
-  }
 
   HeliaResolveResidencyOptions resolve;
   resolve.platform = options.platform;

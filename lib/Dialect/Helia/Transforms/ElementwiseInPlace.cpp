@@ -17,9 +17,11 @@
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -54,6 +56,8 @@ struct InPlaceWrite {
   OpOperand *init;
   /// The input operand whose buffer the result takes.
   OpOperand *input;
+  /// The init before applyLinalgWrite.
+  Value oldInit = {};
 };
 
 } // namespace
@@ -81,15 +85,18 @@ static bool isElementwiseTflOp(StringRef name) {
       .Default(false);
 }
 
-/// The buffer of `value` if the op at `step` may write a result over it:
-/// a scratch buffer computed in the function (not an argument, which is the
-/// caller's, nor a constant or persistent tensor) that nothing reads after
-/// `step` (no later reader of any tensor stored in it).
+/// The buffer of `value` if the op at `step` may write a result of `type`
+/// over it: a scratch buffer computed in the function (not an argument,
+/// which is the caller's, nor a constant or persistent tensor) that nothing
+/// reads after `step` (no later reader of any tensor stored in it), and of
+/// the result's size: a larger buffer (`value` a view into it) would live on
+/// with the result and cost more than the result's own.
 static const BufferInfo *getDyingBuffer(const BufferAnalysis &analysis,
-                                        Value value, int64_t step) {
+                                        Value value, Type type,
+                                        int64_t step) {
   const BufferInfo *buffer = analysis.lookup(value);
   if (!buffer || buffer->kind != TensorKind::Scratch ||
-      buffer->lastStep != step)
+      buffer->lastStep != step || buffer->size != getTensorByteSize(type))
     return nullptr;
   Value root = analysis.getTensors()[buffer->members.front()].value;
   if (isa<BlockArgument>(root))
@@ -154,7 +161,8 @@ static void findLinalgWrites(linalg::LinalgOp op, int64_t step,
       if (value.getType() != resultType ||
           op.getMatchingIndexingMap(input) != initMap)
         continue;
-      const BufferInfo *buffer = getDyingBuffer(analysis, value, step);
+      const BufferInfo *buffer =
+          getDyingBuffer(analysis, value, resultType, step);
       if (!buffer || taken.contains(buffer))
         continue;
       // Every read of the input through this op must be at the index
@@ -197,7 +205,8 @@ static void findMarkedWrite(Operation *op, int64_t step,
         type.getShape() != resultType.getShape() ||
         getTensorByteSize(type) != getTensorByteSize(resultType))
       continue;
-    const BufferInfo *buffer = getDyingBuffer(analysis, value, step);
+    const BufferInfo *buffer =
+        getDyingBuffer(analysis, value, resultType, step);
     if (!buffer || taken.contains(buffer) ||
         readsBufferOtherwise(op, value, buffer, analysis))
       continue;
@@ -207,51 +216,118 @@ static void findMarkedWrite(Operation *op, int64_t step,
   }
 }
 
-/// Makes `write.input` the destination of the linalg op. A linalg.generic
-/// reads it through the init's block argument instead (the input and its
-/// block argument go); a named op keeps it as an input, which bufferization
-/// reads and writes at the same index (elementwise access).
-static void applyLinalgWrite(const InPlaceWrite &write) {
+/// Makes `write.input` the destination of the linalg op, reversibly: a
+/// linalg.generic reads it through the init's block argument instead (its
+/// input operands of that value stay, unread, until finishLinalgWrite); a
+/// named op keeps it as an input, which bufferization reads and writes at
+/// the same index (elementwise access).
+static void applyLinalgWrite(InPlaceWrite &write) {
   Value input = write.input->get();
-  Value oldInit = write.init->get();
+  write.oldInit = write.init->get();
   write.init->set(input);
+  auto generic = dyn_cast<linalg::GenericOp>(write.op);
+  if (!generic)
+    return;
+  BlockArgument initArg = generic.getMatchingBlockArgument(write.init);
+  for (OpOperand *operand : generic.getDpsInputOperands())
+    if (operand->get() == input)
+      generic.getMatchingBlockArgument(operand).replaceAllUsesWith(initArg);
+}
+
+/// Undoes applyLinalgWrite. The payload did not read the init before
+/// (findLinalgWrites), so every use of its block argument was the input's.
+static void revertLinalgWrite(const InPlaceWrite &write) {
+  write.init->set(write.oldInit);
+  auto generic = dyn_cast<linalg::GenericOp>(write.op);
+  if (!generic)
+    return;
+  generic.getMatchingBlockArgument(write.init)
+      .replaceAllUsesWith(generic.getMatchingBlockArgument(write.input));
+}
+
+/// Drops the inputs of a linalg.generic that the payload no longer reads
+/// (the value now read through the init), with their block arguments and
+/// maps.
+static void finishLinalgWrite(const InPlaceWrite &write) {
   if (auto generic = dyn_cast<linalg::GenericOp>(write.op)) {
+    Value input = write.init->get();
     Block &body = generic.getRegion().front();
-    BlockArgument initArg = generic.getMatchingBlockArgument(write.init);
     SmallVector<unsigned> dropped;
     for (OpOperand *operand : generic.getDpsInputOperands())
-      if (operand->get() == input)
+      if (operand->get() == input &&
+          generic.getMatchingBlockArgument(operand).use_empty())
         dropped.push_back(operand->getOperandNumber());
     SmallVector<Attribute> maps(generic.getIndexingMaps().getValue());
     for (unsigned index : llvm::reverse(dropped)) {
-      body.getArgument(index).replaceAllUsesWith(initArg);
       body.eraseArgument(index);
       generic.getInputsMutable().erase(index);
       maps.erase(maps.begin() + index);
     }
-    generic.setIndexingMapsAttr(
-        ArrayAttr::get(generic.getContext(), maps));
+    generic.setIndexingMapsAttr(ArrayAttr::get(generic.getContext(), maps));
   }
-  if (Operation *def = oldInit.getDefiningOp(); def && def->use_empty())
-    def->erase();
+}
+
+/// The operands of ops in `funcs` that One-Shot Analysis, with the options
+/// and read-only arguments of helia-insert-tensor-copies, does not
+/// bufferize in place; failure when the analysis fails.
+static FailureOr<DenseSet<OpOperand *>>
+getOutOfPlaceOperands(ModuleOp module, ArrayRef<FunctionOpInterface> funcs) {
+  StringRef writableName =
+      bufferization::BufferizationDialect::kWritableAttrName;
+  SmallVector<std::tuple<FunctionOpInterface, unsigned, Attribute>> saved;
+  for (FunctionOpInterface func : funcs)
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      if (!isa<TensorType>(func.getArgument(i).getType()))
+        continue;
+      saved.push_back({func, i, func.getArgAttr(i, writableName)});
+      func.setArgAttr(i, writableName,
+                      BoolAttr::get(module.getContext(), false));
+    }
+  llvm::scope_exit restore([&] {
+    for (auto &[func, i, value] : saved) {
+      if (value)
+        func.setArgAttr(i, writableName, value);
+      else
+        func.removeArgAttr(i, writableName);
+    }
+  });
+  bufferization::OneShotBufferizationOptions options =
+      getBufferizationOptions();
+  bufferization::OneShotAnalysisState state(module, options);
+  if (failed(bufferization::analyzeModuleOp(module, state)))
+    return failure();
+  DenseSet<OpOperand *> outOfPlace;
+  for (FunctionOpInterface func : funcs)
+    func.walk([&](Operation *op) {
+      if (!options.dynCastBufferizableOp(op))
+        return;
+      for (OpOperand &operand : op->getOpOperands())
+        if (isa<TensorType>(operand.get().getType()) &&
+            !state.isInPlace(operand))
+          outOfPlace.insert(&operand);
+    });
+  return outOfPlace;
 }
 
 void HeliaElementwiseInPlace::runOnOperation() {
   ModuleOp module = getOperation();
+  SmallVector<FunctionOpInterface> planned;
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isPlannedFunction(func))
+      planned.push_back(func);
+
+  // Decisions on one analysis of each function stay valid together: a
+  // result written over a dying buffer extends that buffer by the result's
+  // lifetime, which starts at the step where the buffer died, so no
+  // decision on a later op sees a different last reader.
+  SmallVector<InPlaceWrite> writes;
   bool failedAny = false;
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (!isPlannedFunction(func))
-      continue;
+  for (FunctionOpInterface func : planned) {
     FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
     if (failed(analysis)) {
       failedAny = true;
       continue;
     }
-    // Decisions on one analysis of the function stay valid together: a
-    // result written over a dying buffer extends that buffer by the
-    // result's lifetime, which starts at the step where the buffer died,
-    // so no decision on a later op sees a different last reader.
-    SmallVector<InPlaceWrite> writes;
     DenseSet<const BufferInfo *> taken;
     for (Operation &op : func.getFunctionBody().front()) {
       int64_t step = analysis->getStep(&op);
@@ -260,17 +336,82 @@ void HeliaElementwiseInPlace::runOnOperation() {
       else if (!op.isRegistered())
         findMarkedWrite(&op, step, *analysis, taken, writes);
     }
-    for (const InPlaceWrite &write : writes) {
-      if (write.init) {
-        applyLinalgWrite(write);
-        continue;
-      }
-      Builder builder(write.op->getContext());
-      write.op->setAttr(
-          HeliaDialect::getInPlaceAttrName(),
-          builder.getI64IntegerAttr(write.input->getOperandNumber()));
-    }
   }
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+
+  // Marks on ops without bufferization concern the planner alone.
+  SmallVector<InPlaceWrite *> linalgWrites;
+  for (InPlaceWrite &write : writes) {
+    if (write.init) {
+      linalgWrites.push_back(&write);
+      continue;
+    }
+    write.op->setAttr(
+        HeliaDialect::getInPlaceAttrName(),
+        Builder(write.op->getContext())
+            .getI64IntegerAttr(write.input->getOperandNumber()));
+  }
+  if (linalgWrites.empty())
+    return;
+
+  // New destinations must be ones bufferization writes in place, and must
+  // not make it write any other operand out of place: One-Shot Analysis
+  // before and after decides. A destination it would copy is given back
+  // (with every other of its function when the copy is elsewhere), until
+  // no new copy remains.
+  FailureOr<DenseSet<OpOperand *>> before =
+      getOutOfPlaceOperands(module, planned);
+  if (failed(before))
+    return;
+  for (InPlaceWrite *write : linalgWrites)
+    applyLinalgWrite(*write);
+  SmallVector<InPlaceWrite *> kept(linalgWrites);
+  while (!kept.empty()) {
+    FailureOr<DenseSet<OpOperand *>> after =
+        getOutOfPlaceOperands(module, planned);
+    DenseSet<Operation *> conflicted;
+    DenseSet<Operation *> conflictedFuncs;
+    bool analysisFailed = failed(after);
+    if (!analysisFailed)
+      for (OpOperand *operand : *after)
+        if (!before->contains(operand)) {
+          conflicted.insert(operand->getOwner());
+          conflictedFuncs.insert(
+              operand->getOwner()->getParentOfType<FunctionOpInterface>());
+        }
+    if (!analysisFailed && conflictedFuncs.empty())
+      break;
+    // Give back the writes whose own op has a new copy; when none has, all
+    // writes of the functions with one.
+    bool ownConflict = llvm::any_of(kept, [&](InPlaceWrite *write) {
+      return conflicted.contains(write->op);
+    });
+    SmallVector<InPlaceWrite *> next;
+    for (InPlaceWrite *write : kept) {
+      bool giveBack =
+          analysisFailed ||
+          (ownConflict ? conflicted.contains(write->op)
+                       : conflictedFuncs.contains(
+                             write->op->getParentOfType<FunctionOpInterface>()));
+      if (giveBack) {
+        revertLinalgWrite(*write);
+        write->init = nullptr;
+      } else {
+        next.push_back(write);
+      }
+    }
+    kept = std::move(next);
+  }
+  // The undefined tensors that were the inits go once nothing uses them (one
+  // may have been the init of several ops).
+  llvm::SetVector<Operation *> oldInits;
+  for (InPlaceWrite *write : kept) {
+    finishLinalgWrite(*write);
+    if (Operation *def = write->oldInit.getDefiningOp())
+      oldInits.insert(def);
+  }
+  for (Operation *def : oldInits)
+    if (def->use_empty())
+      def->erase();
 }

@@ -78,12 +78,16 @@ def HeliaElementwiseInPlace
     operand is read later). The kernels of these ops must tolerate an
     output that aliases that input (docs/Design.md).
 
+    Then One-Shot Analysis (with the options and read-only arguments of
+    `helia-insert-tensor-copies`) runs before and after the new
+    destinations: a destination it would not write in place, or one that
+    makes it copy another operand, is given back, so that bufferization
+    still writes every op in place and the plan counts every buffer.
+
     Functions marked `helia.unplanned` are left alone. The analysis
     assumes that every op writes in place, so run it after
     `helia-insert-tensor-copies` (which gives each destination a tensor of
-    its own), and that pass again after it, so that a write bufferization
-    would still make out of place becomes a copy the planner counts;
-    `helia-memory-pipeline` does both with `in-place=true`.
+    its own); `helia-memory-pipeline` does with `in-place=true`.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
