@@ -17,11 +17,16 @@ With --platform=NAME the models are planned on that platform's real
 capacities instead (scratch spills to the next memory when the first is
 full), and the table lists the scratch arenas per memory.
 
-usage: bench/inplace.py BUILD_DIR [BENCH_DIR] [--platform=NAME]
+With --fuzz=N it plans instead the first N programs of the differential
+fuzzer's generator (fuzz/differential/gen.py, default platform, no limit)
+and counts those whose arenas change and those where one grows.
+
+usage: bench/inplace.py BUILD_DIR [BENCH_DIR] [--platform=NAME | --fuzz=N]
 Exits 1 when the pass grows any arena or bound.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -99,6 +104,38 @@ def models(bench):
            os.path.join(HERE, "transformer_block.tosa.mlir"), True)
 
 
+def fuzz(helia_opt, count):
+    sys.path.insert(0, os.path.join(HERE, "..", "fuzz", "differential"))
+    import gen
+    changed = same = rejected = 0
+    grew = []
+    for seed in range(count):
+        text = gen.generate(seed).module_text()
+        arenas = []
+        for in_place in ("false", "true"):
+            r = subprocess.run(
+                [helia_opt, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline"
+                 "{lower=false in-place=%s})" % (TOSA, in_place)],
+                input=text, capture_output=True, text=True)
+            if r.returncode:
+                break
+            arenas.append(dict((a, int(b)) for a, b in re.findall(
+                r"helia.arena @(\w+) \{[^}]*size = (\d+)", r.stdout)))
+        if len(arenas) < 2:
+            rejected += 1
+            continue
+        if arenas[0] == arenas[1]:
+            same += 1
+            continue
+        changed += 1
+        if any(b > arenas[0].get(a, 0) for a, b in arenas[1].items()):
+            grew.append(str(seed))
+    print(f"generated programs 0..{count - 1}: plan changed by in-place {changed}, "
+          f"unchanged {same}, not planned (either way) {rejected}; "
+          f"an arena grows on: {', '.join(grew) if grew else 'none'}")
+    return 1 if grew else 0
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
@@ -106,6 +143,8 @@ def main():
     bench = args[1] if len(args) > 1 else os.path.join(HERE, "..", "..", "shared", "bench")
     platform = opts.get("platform")
     helia_opt = os.path.join(build, "bin", "helia-opt")
+    if "fuzz" in opts:
+        return fuzz(helia_opt, int(opts["fuzz"]))
     if platform:
         print(f"| model ({platform}) | scratch arenas | scratch arenas in-place |")
         print("|---|---|---|")
