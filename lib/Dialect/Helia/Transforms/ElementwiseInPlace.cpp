@@ -362,6 +362,8 @@ void HeliaElementwiseInPlace::runOnOperation() {
   // no new copy remains.
   FailureOr<DenseSet<OpOperand *>> before =
       getOutOfPlaceOperands(module, planned);
+  // Without an analysis to check against, no destination changes; the
+  // lowering reports what bufferization cannot do.
   if (failed(before))
     return;
   for (InPlaceWrite *write : linalgWrites)
