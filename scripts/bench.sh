@@ -16,5 +16,8 @@ echo
 echo "== Firmware: image sections and the QEMU run (bench/firmware.py)"
 python3 "$root/bench/firmware.py" "$build"
 echo
+echo "== Elementwise results in place: bound and arena without and with helia-elementwise-in-place (bench/inplace.py)"
+python3 "$root/bench/inplace.py" "$build" "$bench"
+echo
 echo "== Frontend networks: planned vs plain, bit for bit (bench/frontend/run.py)"
 python3 "$root/bench/frontend/run.py" --build "$build" --frontend "$bench/frontend"

@@ -17,7 +17,8 @@ and the folded plan's scratch arenas). Each in arena modes global, arg and
 alloc, against plain One-Shot Bufferize.
 
 usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill,fold]
-              [--modes global,arg,alloc] [--check]
+              [--modes global,arg,alloc] [--pipeline-options "in-place=true"]
+              [--check]
 --check exits 1 when any planned run differs from plain or fails.
 """
 import argparse
@@ -140,6 +141,9 @@ def main():
     ap.add_argument("--modes", default="global,arg,alloc")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--frontend", default=FRONTEND)
+    ap.add_argument("--pipeline-options", default="",
+                    help="more helia-memory-pipeline options for every run, "
+                         "e.g. in-place=true")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
     failures = 0
@@ -164,6 +168,8 @@ def main():
             json_path = os.path.join(tmp, model + ".json")
             limits = MODEL_LIMITS.get(model, [])
             extra = limits_option(limits)
+            if args.pipeline_options:
+                extra += " " + args.pipeline_options
             t0 = time.time()
             report_path = os.path.join(tmp, model + ".report.txt")
             try:

@@ -5,6 +5,7 @@ plain, and must print the same bits.
 usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
               [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
               [--triage] [--no-stale-results] [--plain-only] [-v]
+              [--extra-options "in-place=true"]
        run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
@@ -75,6 +76,7 @@ class Tools:
         self.libs = args.shared_libs
         self.no_stale = args.no_stale_results
         self.plain_only = getattr(args, "plain_only", False)
+        self.extra_options = getattr(args, "extra_options", "").split()
 
     def planned_pipeline(self, opts):
         return "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true %s})" % (
@@ -179,6 +181,7 @@ def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
     g = gen.generate(seed, no_stale=no_stale, copy_results=copy_results)
     module = g.module_text(no_rules=no_rules)
     opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
+    opts = opts + tools.extra_options
     cls, detail, _, _ = compare(tools, module, opts)
     return cls, detail, module, opts
 
@@ -256,6 +259,9 @@ def main():
     p.add_argument("--module", default=None,
                    help="run this module (e.g. a reduced one) instead of seeds, "
                    "with --options; prints both outputs")
+    p.add_argument("--extra-options", default="",
+                   help="helia-memory-pipeline options added to every "
+                        "seed's, e.g. in-place=true")
     p.add_argument("--options", default="",
                    help="helia-memory-pipeline options for --module")
     args = p.parse_args()

@@ -74,6 +74,13 @@ SmallVector<Value> StorageResolver::getStorageSources(OpResult result) {
   if (isa<CallOpInterface>(op))
     return {};
   auto bufferizable = options.dynCastBufferizableOp(op);
+  // An op without bufferization marked by helia-elementwise-in-place writes
+  // its result over one operand's buffer.
+  if (!bufferizable)
+    if (auto inPlace = op->getAttrOfType<IntegerAttr>(
+            HeliaDialect::getInPlaceAttrName());
+        inPlace && inPlace.getValue().ult(op->getNumOperands()))
+      return {op->getOperand(inPlace.getInt())};
   if (!bufferizable || bufferizable.bufferizesToAllocation(result))
     return {};
   SmallVector<Value> sources;
@@ -185,6 +192,55 @@ static LogicalResult checkNestedAllocations(FunctionOpInterface func,
   return success(ok);
 }
 
+/// Checks a `helia.in_place` mark (helia-elementwise-in-place) before the
+/// buffers are grouped: on an op without bufferization, whose one result is
+/// a scratch tensor of the same shape and element width as the operand it
+/// names, a scratch tensor of the body that is not an argument.
+static LogicalResult
+checkInPlaceMark(Operation *op, const bufferization::BufferizationOptions &options,
+                 const DenseMap<Value, unsigned> &tensorIndex,
+                 ArrayRef<TensorInfo> tensors) {
+  auto mark = op->getAttrOfType<IntegerAttr>(HeliaDialect::getInPlaceAttrName());
+  if (!mark)
+    return success();
+  auto fail = [&]() {
+    InFlightDiagnostic diag = op->emitError();
+    diag << "'" << HeliaDialect::getInPlaceAttrName() << "' ";
+    return diag;
+  };
+  if (options.dynCastBufferizableOp(op))
+    return fail() << "is for ops without bufferization, but '"
+                  << op->getName()
+                  << "' has one (bufferization decides where its result is "
+                     "stored); drop the attribute and make the operand the "
+                     "op's destination instead (helia-elementwise-in-place "
+                     "does)";
+  // The dialect verifier checked that the mark names an operand of an op
+  // with one result.
+  Value source = op->getOperand(mark.getInt());
+  Value result = op->getResult(0);
+  auto sourceIt = tensorIndex.find(source);
+  auto resultIt = tensorIndex.find(result);
+  if (sourceIt == tensorIndex.end() || resultIt == tensorIndex.end() ||
+      isa<BlockArgument>(source) ||
+      tensors[sourceIt->second].kind != TensorKind::Scratch ||
+      tensors[resultIt->second].kind != TensorKind::Scratch)
+    return fail() << "names operand #" << mark.getInt()
+                  << ", but only a scratch tensor computed in the function "
+                     "(not an argument, constant or persistent tensor) may "
+                     "be written over by a scratch result; drop the "
+                     "attribute";
+  auto sourceType = cast<ShapedType>(source.getType());
+  auto resultType = cast<ShapedType>(result.getType());
+  if (sourceType.getShape() != resultType.getShape() ||
+      getTensorByteSize(sourceType) != getTensorByteSize(resultType))
+    return fail() << "names operand #" << mark.getInt() << " of type "
+                  << sourceType << ", but the result has type " << resultType
+                  << "; a result is written over an operand only with the "
+                     "same shape and element width; drop the attribute";
+  return success();
+}
+
 FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
   BufferAnalysis result;
   result.func = func;
@@ -211,6 +267,15 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
   StorageResolver resolver(func, result.tensorIndex, storage);
   if (failed(checkNestedAllocations(func, resolver)))
     return failure();
+  SmallVector<Operation *> inPlaceOps;
+  for (Block &block : func.getFunctionBody())
+    for (Operation &op : block)
+      if (op.hasAttr(HeliaDialect::getInPlaceAttrName())) {
+        if (failed(checkInPlaceMark(&op, resolver.getOptions(),
+                                    result.tensorIndex, result.tensors)))
+          return failure();
+        inPlaceOps.push_back(&op);
+      }
   for (auto [i, tensor] : llvm::enumerate(result.tensors)) {
     storage[i] = {static_cast<unsigned>(i)};
     auto opResult = dyn_cast<OpResult>(tensor.value);
@@ -300,6 +365,39 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
   for (BufferInfo &info : result.buffers) {
     llvm::sort(info.readSteps);
     info.readSteps.erase(llvm::unique(info.readSteps), info.readSteps.end());
+  }
+
+  // A result written over an operand's buffer needs every tensor stored
+  // there before it (the operand, and what it was written over in turn)
+  // read for the last time at that op.
+  for (Operation *op : inPlaceOps) {
+    int64_t step = result.getStep(op);
+    const BufferInfo *info = result.lookup(op->getResult(0));
+    if (!info)
+      continue;
+    for (unsigned member : info->members) {
+      Value value = result.tensors[member].value;
+      if (value == op->getResult(0) ||
+          (value.getDefiningOp() && result.getStep(value.getDefiningOp()) >= step))
+        continue;
+      for (Operation *user : value.getUsers()) {
+        int64_t useStep = result.getStep(user);
+        if (user->hasTrait<OpTrait::ReturnLike>() &&
+            user->getParentOp() == func.getOperation())
+          useStep = result.lastStep;
+        if (useStep <= step)
+          continue;
+        InFlightDiagnostic diag = op->emitError()
+            << "'" << HeliaDialect::getInPlaceAttrName()
+            << "' writes the result over operand #"
+            << op->getAttrOfType<IntegerAttr>(
+                     HeliaDialect::getInPlaceAttrName()).getInt()
+            << ", but its buffer is read later; drop the attribute (rerun "
+               "helia-elementwise-in-place after changing the program)";
+        diag.attachNote(user->getLoc()) << "read here";
+        return failure();
+      }
+    }
   }
   return result;
 }

@@ -431,6 +431,16 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
           return failure();
     return success();
   }
+  if (name == getInPlaceAttrName()) {
+    auto index = dyn_cast<IntegerAttr>(value);
+    if (!index || op->getNumResults() != 1 || index.getValue().isNegative() ||
+        index.getValue().uge(op->getNumOperands()))
+      return op->emitOpError("'")
+             << name
+             << "' must be the index of an operand, on an op with one result "
+                "(helia-elementwise-in-place writes it)";
+    return success();
+  }
   if (name == getFirmwareAttrName()) {
     if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(value))
       return op->emitOpError("'")

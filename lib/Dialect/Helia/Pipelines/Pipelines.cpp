@@ -20,6 +20,11 @@ void mlir::helia::buildHeliaMemoryPipeline(
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
   pm.addPass(createHeliaInsertTensorCopies());
+  // Elementwise results over dying inputs, on the buffers bufferization
+  // creates (each destination its own tensor); the pass keeps only the
+  // destinations One-Shot Analysis writes in place without a new copy.
+  if (options.inPlace)
+    pm.addPass(createHeliaElementwiseInPlace());
 
   HeliaResolveResidencyOptions resolve;
   resolve.platform = options.platform;

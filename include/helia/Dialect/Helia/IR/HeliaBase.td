@@ -81,6 +81,13 @@ def Helia_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBindingAttrName() {
       return ::llvm::StringLiteral("helia.binding");
     }
+    /// Op attribute written by helia-elementwise-in-place on an op without
+    /// bufferization (an imported `tfl.*` elementwise op): the index of the
+    /// operand whose buffer the op's one result is written over. The
+    /// planner (BufferAnalysis) gives the result that operand's buffer.
+    static constexpr ::llvm::StringLiteral getInPlaceAttrName() {
+      return ::llvm::StringLiteral("helia.in_place");
+    }
     /// Module attribute written by helia-assign-bindings: a dictionary of
     /// memory name to the capacity in bytes the plan was made for, for each
     /// memory a `memory-limit` set (the platform gives the others).

@@ -17,6 +17,11 @@ struct HeliaMemoryPipelineOptions
   PassOptions::Option<std::string> platform{
       *this, "platform",
       llvm::cl::desc("Platform preset; overrides the module's helia.platform")};
+  PassOptions::Option<bool> inPlace{
+      *this, "in-place",
+      llvm::cl::desc("Write elementwise results over inputs that die there "
+                     "(helia-elementwise-in-place)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> rulesFile{
       *this, "rules-file",
       llvm::cl::desc("JSON rules file; overrides the module's helia.rules")};

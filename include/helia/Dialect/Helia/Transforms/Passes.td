@@ -73,6 +73,56 @@ def HeliaFoldConstantSubgraphs
     Statistic<"numFolded", "folded", "Ops folded into constants">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+def HeliaElementwiseInPlace
+    : Pass<"helia-elementwise-in-place", "::mlir::ModuleOp"> {
+  let summary = "Write elementwise results over inputs that die there";
+  let description = [{
+    Lets an elementwise op write its result over an input that nothing reads
+    afterwards, so that the planner counts one buffer where it counted two.
+    The input must be a scratch tensor computed in the function (never an
+    argument, which the caller still owns, a constant or a persistent
+    tensor), none of whose storage is read by a later op (BufferAnalysis),
+    and read by the op at exactly the index written.
+
+    On linalg: an op with parallel loops only (`linalg.generic`, or a named
+    op such as `linalg.add`, `linalg.exp`) with a scratch result, whose
+    init is a `tensor.empty` (or `alloc_tensor` without copy) that the
+    payload does not read, takes
+    as init an input of the result's type whose indexing map is the init's
+    and a permutation (no broadcast, no transposed read); One-Shot Bufferize
+    then writes in place. A `linalg.generic` reads that input through the
+    init's block argument (the input and its block argument go); a named op
+    keeps it as an input too (bufferization reads and writes it at the same
+    index). The unused `tensor.empty` goes. One result per op.
+
+    On ops without bufferization: an op of the table of elementwise
+    TensorFlow Lite ops (`tfl.add`, `sub`, `mul`, `div`,
+    `squared_difference`, `maximum`, `minimum`, `logistic`, `tanh`,
+    `relu`, `relu6`, `relu_n1_to_1`, `relu_0_to_1`, `leaky_relu`,
+    `hard_swish`, `elu`, `exp`, `log`, `sqrt`, `rsqrt`, `abs`, `neg`,
+    `square`, `floor`, `ceil`, `round`, `sin`, `cos`, `logical_not`,
+    `quantize`, `dequantize`, `cast`) with one scratch result gets
+    `helia.in_place = <operand index>` for its first operand of the
+    result's shape and byte size whose buffer dies there; BufferAnalysis
+    stores the result in that operand's buffer (and rejects a mark whose
+    operand is read later). The kernels of these ops must tolerate an
+    output that aliases that input (docs/Design.md).
+
+    Then One-Shot Analysis (with the options and read-only arguments of
+    `helia-insert-tensor-copies`) runs before and after the new
+    destinations: a destination it would not write in place, or one that
+    makes it copy another operand, is given back, so that bufferization
+    still writes every op in place and the plan counts every buffer.
+
+    Functions marked `helia.unplanned` are left alone. The analysis
+    assumes that every op writes in place, so run it after
+    `helia-insert-tensor-copies` (which gives each destination a tensor of
+    its own); `helia-memory-pipeline` does with `in-place=true`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::helia::HeliaDialect"];
 }
 
 def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> {
