@@ -73,6 +73,8 @@ def HeliaFoldConstantSubgraphs
     Statistic<"numFolded", "folded", "Ops folded into constants">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HeliaElementwiseInPlace
     : Pass<"helia-elementwise-in-place", "::mlir::ModuleOp"> {
   let summary = "Write elementwise results over inputs that die there";
