@@ -17,6 +17,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -316,6 +317,10 @@ LogicalResult HeliaAssignBindings::collect(ModuleOp module) {
   if (failed(built))
     return failure();
   schedule = std::move(*built);
+  size_t numBuffers = 0;
+  for (const ModuleSchedule::Function &function : schedule->getFunctions())
+    numBuffers += function.analysis.getBuffers().size();
+  plans.reserve(numBuffers);
   for (auto [f, function] : llvm::enumerate(schedule->getFunctions())) {
     const BufferAnalysis &analysis = function.analysis;
     for (const BufferInfo &info : analysis.getBuffers()) {
@@ -944,6 +949,12 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
 
 void HeliaAssignBindings::runOnOperation() {
   ModuleOp module = getOperation();
+  // The pass outlives its run (it stays in the pipeline): free the analysis
+  // and the plans for the passes after it.
+  auto release = llvm::make_scope_exit([&] {
+    plans = {};
+    schedule.reset();
+  });
   FailureOr<PlatformAttr> platformOr = lookupPlatform(module, platform);
   if (failed(platformOr))
     return signalPassFailure();

@@ -250,6 +250,10 @@ void HeliaVerifyPlan::runOnOperation() {
     return signalPassFailure();
   }
 
+  // The replay analyzes the module anew: free this analysis first.
+  placed.clear();
+  schedule.reset();
+
   warnMissingHydrate(module, prefix);
 
   // Across calls, independently of the timeline above: replay the module
