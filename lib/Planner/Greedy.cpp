@@ -599,8 +599,7 @@ int64_t detail::placeInOrder(const Instance &instance,
       spans.clear();
       for (uint32_t other : conflicts->of(i))
         if (placed[other])
-          spans.push_back(
-              {offsets[other], offsets[other] + items[other].size});
+          spans.push_back({offsets[other], offsets[other] + items[other].size});
       place(i);
       placed[i] = true;
     }

@@ -240,9 +240,9 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
 
   // One buffer per root, numbered by the root's position in program order.
   result.bufferOfTensor.assign(numTensors, ~0u);
-  result.buffers.reserve(llvm::count_if(
-      llvm::seq(numTensors),
-      [&](unsigned i) { return storage[i].size() == 1 && storage[i][0] == i; }));
+  result.buffers.reserve(llvm::count_if(llvm::seq(numTensors), [&](unsigned i) {
+    return storage[i].size() == 1 && storage[i][0] == i;
+  }));
   for (unsigned i = 0; i < numTensors; ++i) {
     if (storage[i].size() != 1)
       continue;

@@ -343,11 +343,11 @@ LogicalResult Replay::read(OwnerId id, Operation *op) {
     for (auto &entry : arenaIndex)
       if (entry.second == owner.arena)
         arena = entry.first();
-    InFlightDiagnostic diag =
-        op->emitError("tensor '")
-        << owner.getName() << "' of @" << owner.function
-        << " is read here, but its bytes [" << from << ", " << to
-        << ") in arena @" << arena << " were overwritten first by ";
+    InFlightDiagnostic diag = op->emitError("tensor '")
+                              << owner.getName() << "' of @" << owner.function
+                              << " is read here, but its bytes [" << from
+                              << ", " << to << ") in arena @" << arena
+                              << " were overwritten first by ";
     if (writer == kSummary) {
       diag << "a function called again while it is live";
     } else {

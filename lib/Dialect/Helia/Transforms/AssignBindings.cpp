@@ -456,7 +456,8 @@ planner::Problem HeliaAssignBindings::problemOf(ArrayRef<unsigned> members,
   return problem;
 }
 
-planner::Options HeliaAssignBindings::optionsFor(planner::Algorithm algo) const {
+planner::Options
+HeliaAssignBindings::optionsFor(planner::Algorithm algo) const {
   planner::Options options;
   options.algorithm = algo;
   options.effort = effort;

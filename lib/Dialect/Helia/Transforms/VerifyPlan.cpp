@@ -165,8 +165,8 @@ void HeliaVerifyPlan::runOnOperation() {
         auto arena = arenas.lookup(binding.getArena().getValue());
         if (!arena) {
           emitError(tensor.value.getLoc())
-              << "tensor '" << name() << "' is bound to "
-              << binding.getArena() << ", which is not a helia.arena";
+              << "tensor '" << name() << "' is bound to " << binding.getArena()
+              << ", which is not a helia.arena";
           return signalPassFailure();
         }
         if (!platformAttr->lookupMemory(arena.getMemory()) ||
@@ -182,8 +182,8 @@ void HeliaVerifyPlan::runOnOperation() {
         int64_t size = static_cast<int64_t>(buffer.size);
         auto [first, last] = schedule->getLifetime(f, buffer);
         placed[binding.getArena().getValue()].push_back(
-            {&tensor, static_cast<int64_t>(binding.getOffset()),
-             size, wholeProgram ? 0 : first, wholeProgram ? total : last});
+            {&tensor, static_cast<int64_t>(binding.getOffset()), size,
+             wholeProgram ? 0 : first, wholeProgram ? total : last});
         if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
           if (!arenas.lookup(pool.getValue())) {
             emitError(tensor.value.getLoc())
@@ -228,13 +228,12 @@ void HeliaVerifyPlan::runOnOperation() {
     culprits = culpritsCopy;
     if (culprits.size() >= 2) {
       const Placed &a = members[culprits[0]], &b = members[culprits[1]];
-      InFlightDiagnostic diag = emitError(b.getValue().getLoc())
-                                << "tensors '" << a.getName() << "' and '"
-                                << b.getName()
-                                << "' are live together but overlap in arena @"
-                                << name << ": bytes [" << a.offset << ", "
-                                << a.offset + a.size << ") and [" << b.offset
-                                << ", " << b.offset + b.size << ")";
+      InFlightDiagnostic diag =
+          emitError(b.getValue().getLoc())
+          << "tensors '" << a.getName() << "' and '" << b.getName()
+          << "' are live together but overlap in arena @" << name << ": bytes ["
+          << a.offset << ", " << a.offset + a.size << ") and [" << b.offset
+          << ", " << b.offset + b.size << ")";
       diag.attachNote(a.getValue().getLoc())
           << "'" << a.getName() << "' is here";
     } else if (culprits.size() == 1) {
@@ -242,8 +241,8 @@ void HeliaVerifyPlan::runOnOperation() {
       emitError(a.getValue().getLoc())
           << "tensor '" << a.getName() << "' at offset " << a.offset << " ("
           << a.size << " bytes) does not fit arena @" << name << " of "
-          << arena.getSize() << " bytes with alignment "
-          << arena.getAlignment() << ": " << message;
+          << arena.getSize() << " bytes with alignment " << arena.getAlignment()
+          << ": " << message;
     } else {
       arena.emitError("invalid plan: ") << message;
     }
