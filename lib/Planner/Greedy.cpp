@@ -561,33 +561,17 @@ static int64_t placeInOrderDense(const Instance &instance,
 
 int64_t detail::placeInOrder(const Instance &instance,
                              llvm::ArrayRef<uint32_t> order, Fit fit,
-                             llvm::MutableArrayRef<int64_t> offsets) {
-  // Both engines place identically; pick the faster one for the density.
+                             llvm::MutableArrayRef<int64_t> offsets,
+                             const Conflicts *conflicts) {
+  // All engines place identically; pick the faster one for the density.
   if (fit == Fit::First && isDense(instance))
     return placeInOrderDense(instance, order, fit, offsets);
   const std::vector<Item> &items = instance.items;
-  IntervalIndex index(instance.numSlots);
-  std::vector<uint32_t> seen(items.size(), 0);
-  uint32_t epoch = 0;
   int64_t peak = 0;
-  for (auto [i, item] : llvm::enumerate(items)) {
-    if (item.fixedOffset == kNoOffset)
-      continue;
-    offsets[i] = item.fixedOffset;
-    index.insert(i, item.lo, item.hi);
-    peak = std::max(peak, item.fixedOffset + item.size);
-  }
   llvm::SmallVector<Span, 64> spans;
-  for (uint32_t i : order) {
+  // Places item `i` among `spans`, the placed items overlapping it.
+  auto place = [&](uint32_t i) {
     const Item &item = items[i];
-    spans.clear();
-    ++epoch;
-    index.forEachOverlapping(item.lo, item.hi, [&](uint32_t other) {
-      if (seen[other] == epoch)
-        return;
-      seen[other] = epoch;
-      spans.push_back({offsets[other], offsets[other] + items[other].size});
-    });
     int64_t offset;
     if (fit == Fit::First) {
       offset = firstFit(spans, item.size, item.alignment);
@@ -598,8 +582,51 @@ int64_t detail::placeInOrder(const Instance &instance,
       offset = bestFit(spans, item.size, item.alignment);
     }
     offsets[i] = offset;
-    index.insert(i, item.lo, item.hi);
     peak = std::max(peak, offset + item.size);
+  };
+  if (conflicts) {
+    // The conflict graph lists each overlapping item once: no index to
+    // query, no duplicates to skip.
+    std::vector<bool> placed(items.size(), false);
+    for (auto [i, item] : llvm::enumerate(items)) {
+      if (item.fixedOffset == kNoOffset)
+        continue;
+      offsets[i] = item.fixedOffset;
+      placed[i] = true;
+      peak = std::max(peak, item.fixedOffset + item.size);
+    }
+    for (uint32_t i : order) {
+      spans.clear();
+      for (uint32_t other : conflicts->of(i))
+        if (placed[other])
+          spans.push_back({offsets[other], offsets[other] + items[other].size});
+      place(i);
+      placed[i] = true;
+    }
+    return peak;
+  }
+  IntervalIndex index(instance.numSlots);
+  std::vector<uint32_t> seen(items.size(), 0);
+  uint32_t epoch = 0;
+  for (auto [i, item] : llvm::enumerate(items)) {
+    if (item.fixedOffset == kNoOffset)
+      continue;
+    offsets[i] = item.fixedOffset;
+    index.insert(i, item.lo, item.hi);
+    peak = std::max(peak, item.fixedOffset + item.size);
+  }
+  for (uint32_t i : order) {
+    const Item &item = items[i];
+    spans.clear();
+    ++epoch;
+    index.forEachOverlapping(item.lo, item.hi, [&](uint32_t other) {
+      if (seen[other] == epoch)
+        return;
+      seen[other] = epoch;
+      spans.push_back({offsets[other], offsets[other] + items[other].size});
+    });
+    place(i);
+    index.insert(i, item.lo, item.hi);
   }
   return peak;
 }

@@ -303,6 +303,11 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
   for (const Strategy &strategy : llvm::ArrayRef(kPortfolio).take_front(runs)) {
     if (best.peak <= lowerBound)
       return;
+    // Once a run has missed the bound, more follow: the conflict graph (the
+    // skyline greedy's and the search's too) makes each of them cheaper.
+    if (!conflicts && &strategy != kPortfolio && runs > 3 &&
+        !instance.hasFixed && pairs <= kMaxConflictEdges)
+      conflicts = buildConflicts(instance, kMaxConflictEdges);
     std::vector<uint32_t> order = makeOrder(instance, strategy.key, keys);
     if (!strategy.fit) {
       if (instance.hasFixed || pairs > kMaxConflictEdges)
@@ -318,7 +323,8 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
           (llvm::Twine("skyline/") + getOrderKeyName(strategy.key)).str());
       continue;
     }
-    int64_t peak = placeInOrder(instance, order, *strategy.fit, offsets);
+    int64_t peak = placeInOrder(instance, order, *strategy.fit, offsets,
+                                conflicts ? &*conflicts : nullptr);
     best.offer(
         offsets, peak,
         (llvm::Twine(*strategy.fit == Fit::First ? "first-fit/" : "best-fit/") +
@@ -421,4 +427,24 @@ llvm::Expected<Solution> helia::planner::plan(const Problem &problem,
         buffersLiveAt(buffers, step), solution.peak, *problem.capacity);
   }
   return solution;
+}
+
+bool helia::planner::isHeuristicFinal(const Problem &problem,
+                                      const Options &options,
+                                      const Solution &heuristic) {
+  if (options.algorithm == Algorithm::Heuristic)
+    return true;
+  if (options.algorithm != Algorithm::Best)
+    return false;
+  if (heuristic.peak <= heuristic.lowerBound || options.effort == 0)
+    return true;
+  size_t sized = 0;
+  for (const Buffer &buffer : problem.buffers) {
+    if (buffer.size == 0)
+      continue;
+    if (buffer.fixedOffset)
+      return true;
+    ++sized;
+  }
+  return sized > options.maxSearchBuffers;
 }

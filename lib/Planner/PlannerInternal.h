@@ -127,9 +127,13 @@ enum class Fit {
 /// Places the fixed items at their offsets and then the items of `order` (all
 /// free items, each once) one by one with `fit`. Writes one offset per item
 /// and returns the peak. Uses an interval index over slots, so the cost per
-/// item is proportional to the number of placed items overlapping it.
+/// item is proportional to the number of placed items overlapping it; with
+/// `conflicts` (the instance's conflict graph), walks the item's conflicts
+/// instead, which is several times faster when the graph is already built.
+/// The placement is the same either way.
 int64_t placeInOrder(const Instance &instance, llvm::ArrayRef<uint32_t> order,
-                     Fit fit, llvm::MutableArrayRef<int64_t> offsets);
+                     Fit fit, llvm::MutableArrayRef<int64_t> offsets,
+                     const Conflicts *conflicts = nullptr);
 
 /// Skyline greedy: repeatedly places the free item with the lowest feasible
 /// offset above everything placed under it (ties by `rank`). Requires no

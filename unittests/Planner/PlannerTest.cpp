@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Planner/Planner.h"
+#include "../../lib/Planner/PlannerInternal.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 
 using namespace helia::planner;
@@ -433,6 +435,91 @@ TEST(Planner, LargeInstanceHeuristic) {
   llvm::Expected<Solution> solution = plan(problem, options);
   ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
   checkSolution(problem, *solution);
+}
+
+TEST(Planner, ConflictGraphPlacesAsTheIndex) {
+  // placeInOrder walks the conflict graph when given one, else an interval
+  // index: the offsets must not depend on it, for either fit, with fixed
+  // items too.
+  using namespace helia::planner::detail;
+  std::mt19937_64 rng(11);
+  for (int iteration = 0; iteration < 50; ++iteration) {
+    std::vector<Buffer> buffers;
+    size_t count = 20 + rng() % 400;
+    for (size_t i = 0; i < count; ++i) {
+      int64_t first = rng() % 200;
+      int64_t length = rng() % 10 == 0 ? rng() % 100 : rng() % 5;
+      Buffer buffer = makeBuffer(i, 16 * (rng() % 9), first, first + length);
+      buffer.alignment = rng() % 3 == 0 ? 32 : 16;
+      if (iteration % 2 && rng() % 20 == 0 && buffer.size > 0)
+        buffer.fixedOffset = 32 * (rng() % 8);
+      buffers.push_back(buffer);
+    }
+    Instance instance = buildInstance(buffers);
+    std::optional<Conflicts> conflicts =
+        buildConflicts(instance, std::numeric_limits<size_t>::max());
+    ASSERT_TRUE(conflicts.has_value());
+    for (OrderKey key : {OrderKey::Tflm, OrderKey::Start, OrderKey::Area}) {
+      std::vector<uint32_t> order =
+          makeOrder(instance, key, computeKeys(instance));
+      for (Fit fit : {Fit::First, Fit::Best}) {
+        std::vector<int64_t> viaIndex(instance.items.size());
+        std::vector<int64_t> viaGraph(instance.items.size());
+        int64_t peakIndex = placeInOrder(instance, order, fit, viaIndex);
+        int64_t peakGraph =
+            placeInOrder(instance, order, fit, viaGraph, &*conflicts);
+        EXPECT_EQ(peakIndex, peakGraph) << "iteration " << iteration;
+        EXPECT_EQ(viaIndex, viaGraph) << "iteration " << iteration;
+      }
+    }
+  }
+}
+
+TEST(Planner, HeuristicFinalWhenBestCannotSearch) {
+  // The first of a fixed series of random instances that the heuristics
+  // leave above the lower bound.
+  std::mt19937_64 rng(5);
+  Problem problem;
+  Options heuristic;
+  heuristic.algorithm = Algorithm::Heuristic;
+  std::optional<Solution> fast;
+  for (int attempt = 0; attempt < 1000 && !fast; ++attempt) {
+    problem.buffers.clear();
+    for (int64_t i = 0; i < 12; ++i) {
+      int64_t first = rng() % 8;
+      problem.buffers.push_back(
+          makeBuffer(i, 1 + rng() % 9, first, first + rng() % 4));
+    }
+    llvm::Expected<Solution> solution = plan(problem, heuristic);
+    ASSERT_TRUE(!!solution) << llvm::toString(solution.takeError());
+    if (solution->peak > solution->lowerBound)
+      fast = std::move(*solution);
+  }
+  ASSERT_TRUE(fast.has_value()) << "no hard instance in the series";
+  Options best;
+  EXPECT_TRUE(isHeuristicFinal(problem, heuristic, *fast));
+  EXPECT_FALSE(isHeuristicFinal(problem, best, *fast));
+  Options greedy;
+  greedy.algorithm = Algorithm::GreedyBySize;
+  EXPECT_FALSE(isHeuristicFinal(problem, greedy, *fast));
+  // Each reason the search does not run: then best returns the heuristic's
+  // solution itself.
+  Options noEffort, tooLarge;
+  noEffort.effort = 0;
+  tooLarge.maxSearchBuffers = problem.buffers.size() - 1;
+  for (const Options &options : {noEffort, tooLarge}) {
+    EXPECT_TRUE(isHeuristicFinal(problem, options, *fast));
+    llvm::Expected<Solution> same = plan(problem, options);
+    ASSERT_TRUE(!!same) << llvm::toString(same.takeError());
+    EXPECT_EQ(same->offsets, fast->offsets);
+    EXPECT_EQ(same->peak, fast->peak);
+  }
+  // Zero-size buffers do not count towards maxSearchBuffers.
+  Problem padded = problem;
+  padded.buffers.push_back(makeBuffer(1000, 0, 0, 0));
+  Options exact;
+  exact.maxSearchBuffers = problem.buffers.size();
+  EXPECT_FALSE(isHeuristicFinal(padded, exact, *fast));
 }
 
 } // namespace

@@ -172,6 +172,15 @@ private:
 llvm::Expected<Solution> plan(const Problem &problem,
                               const Options &options = {});
 
+/// True if plan(`problem`, `options`) would return `heuristic`, a solution
+/// plan() gave for `problem` with Algorithm::Heuristic: with Heuristic
+/// itself, and with Best whenever its search does not run (the peak is at
+/// the lower bound, the effort is 0, a buffer has a fixed offset, or more
+/// than maxSearchBuffers buffers have a size). A caller that already holds
+/// the heuristic solution need not solve again.
+bool isHeuristicFinal(const Problem &problem, const Options &options,
+                      const Solution &heuristic);
+
 /// The largest total size of buffers live at one step: no placement can have
 /// a smaller peak. If `peakStep` is non-null, it receives a step where that
 /// total is reached (the smallest such step; 0 for an empty list).

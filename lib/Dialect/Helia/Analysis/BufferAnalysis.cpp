@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -250,6 +251,7 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
   result.tensors = std::move(*tensors);
   if (func.isExternal())
     return result;
+  result.tensorIndex.reserve(result.tensors.size());
   for (auto [i, tensor] : llvm::enumerate(result.tensors))
     result.tensorIndex[tensor.value] = i;
 
@@ -303,6 +305,9 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
 
   // One buffer per root, numbered by the root's position in program order.
   result.bufferOfTensor.assign(numTensors, ~0u);
+  result.buffers.reserve(llvm::count_if(llvm::seq(numTensors), [&](unsigned i) {
+    return storage[i].size() == 1 && storage[i][0] == i;
+  }));
   for (unsigned i = 0; i < numTensors; ++i) {
     if (storage[i].size() != 1)
       continue;

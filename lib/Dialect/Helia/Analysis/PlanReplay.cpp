@@ -26,8 +26,14 @@ struct Owner {
   unsigned arena;
   int64_t offset, size;
   Value value;
-  std::string name;
+  /// The tensor's name and id, spelled out only for an error.
+  StringAttr tensorName;
+  uint64_t tensorId;
   StringRef function;
+  std::string getName() const {
+    return getTensorDisplayName(tensorName ? tensorName.getValue() : StringRef(),
+                                tensorId);
+  }
 };
 
 struct Event {
@@ -103,7 +109,7 @@ OwnerId Replay::addOwner(StringAttr arena, int64_t offset, int64_t size,
   if (it == arenaIndex.end())
     return kNoOwner;
   owners.push_back(
-      {it->second, offset, size, value, tensor.getDisplayName(), func});
+      {it->second, offset, size, value, tensor.name, tensor.id, func});
   return owners.size() - 1;
 }
 
@@ -337,21 +343,21 @@ LogicalResult Replay::read(OwnerId id, Operation *op) {
     for (auto &entry : arenaIndex)
       if (entry.second == owner.arena)
         arena = entry.first();
-    InFlightDiagnostic diag =
-        op->emitError("tensor '")
-        << owner.name << "' of @" << owner.function
-        << " is read here, but its bytes [" << from << ", " << to
-        << ") in arena @" << arena << " were overwritten first by ";
+    InFlightDiagnostic diag = op->emitError("tensor '")
+                              << owner.getName() << "' of @" << owner.function
+                              << " is read here, but its bytes [" << from
+                              << ", " << to << ") in arena @" << arena
+                              << " were overwritten first by ";
     if (writer == kSummary) {
       diag << "a function called again while it is live";
     } else {
       const Owner &other = owners[writer];
-      diag << "tensor '" << other.name << "' of @" << other.function;
+      diag << "tensor '" << other.getName() << "' of @" << other.function;
       diag.attachNote(other.value.getLoc())
-          << "'" << other.name << "' is defined here";
+          << "'" << other.getName() << "' is defined here";
     }
     diag.attachNote(owner.value.getLoc())
-        << "'" << owner.name << "' is defined here";
+        << "'" << owner.getName() << "' is defined here";
     return failure();
   }
   return success();

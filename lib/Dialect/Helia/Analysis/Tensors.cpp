@@ -128,7 +128,7 @@ BindingAttr mlir::helia::getBinding(Value value) {
 
 /// Checks that a tensor can be planned: ranked, static, sized.
 static LogicalResult checkPlannable(Value value, Location loc,
-                                    StringRef what) {
+                                    const Twine &what) {
   auto type = cast<TensorType>(value.getType());
   if (!type.hasRank())
     return emitError(loc) << what << " has unranked type " << type
@@ -168,7 +168,7 @@ static LogicalResult checkPlannable(Value value, Location loc,
 /// program runs: constant arenas are read-only images, so a value computed
 /// (or passed in) at run time would be written into them.
 static LogicalResult checkConstant(Value value, Location loc,
-                                   StringRef what) {
+                                   const Twine &what) {
   if (isa<BlockArgument>(value))
     return emitError(loc)
            << what << " is marked helia.constant, but an argument's bytes "
@@ -215,13 +215,13 @@ mlir::helia::collectTensors(FunctionOpInterface func) {
   auto add = [&](Value value, Location loc, const Twine &what) {
     if (!isTensorValue(value))
       return;
-    if (failed(checkPlannable(value, loc, what.str()))) {
+    if (failed(checkPlannable(value, loc, what))) {
       ok = false;
       return;
     }
     TensorKind kind = getTensorKind(value);
     if (kind == TensorKind::Constant &&
-        failed(checkConstant(value, loc, what.str()))) {
+        failed(checkConstant(value, loc, what))) {
       ok = false;
       return;
     }

@@ -19,6 +19,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -111,6 +112,8 @@ private:
   /// stream lifetimes when `stream` is set.
   FailureOr<planner::Solution> pack(ArrayRef<unsigned> members, bool stream,
                                     planner::Algorithm algo);
+  planner::Problem problemOf(ArrayRef<unsigned> members, bool stream) const;
+  planner::Options optionsFor(planner::Algorithm algo) const;
   /// Bytes of `memory` still free after the arenas decided so far.
   int64_t freeBytes(StringRef memory) const;
   void addArenaBytes(const ArenaKey &key, int64_t bytes);
@@ -263,6 +266,10 @@ LogicalResult HeliaAssignBindings::collect(ModuleOp module) {
   if (failed(built))
     return failure();
   schedule = std::move(*built);
+  size_t numBuffers = 0;
+  for (const ModuleSchedule::Function &function : schedule->getFunctions())
+    numBuffers += function.analysis.getBuffers().size();
+  plans.reserve(numBuffers);
   for (auto [f, function] : llvm::enumerate(schedule->getFunctions())) {
     const BufferAnalysis &analysis = function.analysis;
     for (const BufferInfo &info : analysis.getBuffers()) {
@@ -381,10 +388,10 @@ LogicalResult HeliaAssignBindings::choosePersistentHomes() {
   return success();
 }
 
-FailureOr<planner::Solution>
-HeliaAssignBindings::pack(ArrayRef<unsigned> members, bool stream,
-                          planner::Algorithm algo) {
+planner::Problem HeliaAssignBindings::problemOf(ArrayRef<unsigned> members,
+                                                bool stream) const {
   planner::Problem problem;
+  problem.buffers.reserve(members.size());
   for (unsigned i : members) {
     const BufferPlan &plan = plans[i];
     planner::Buffer buffer;
@@ -395,10 +402,23 @@ HeliaAssignBindings::pack(ArrayRef<unsigned> members, bool stream,
     buffer.lastStep = stream ? plan.streamLast : plan.last;
     problem.buffers.push_back(buffer);
   }
+  return problem;
+}
+
+planner::Options
+HeliaAssignBindings::optionsFor(planner::Algorithm algo) const {
   planner::Options options;
   options.algorithm = algo;
   options.effort = effort;
-  llvm::Expected<planner::Solution> solution = planner::plan(problem, options);
+  return options;
+}
+
+FailureOr<planner::Solution>
+HeliaAssignBindings::pack(ArrayRef<unsigned> members, bool stream,
+                          planner::Algorithm algo) {
+  planner::Problem problem = problemOf(members, stream);
+  llvm::Expected<planner::Solution> solution =
+      planner::plan(problem, optionsFor(algo));
   if (!solution) {
     std::string message = llvm::toString(solution.takeError());
     emitError(getOperation().getLoc()) << "packing failed: " << message;
@@ -720,13 +740,16 @@ LogicalResult HeliaAssignBindings::packScratch() {
     // The fast heuristic settles most spills; the final packing with the
     // chosen algorithm must fit too, or a memory would fail where a smaller
     // one (that spilled more) succeeds: it goes on spilling until it does.
-    // `best` never packs worse than `heuristic`, so it only packs once more.
+    // `best` never packs worse than `heuristic`, so it only packs once more,
+    // and not at all when its search would not run (it would give the same).
     FailureOr<std::optional<planner::Solution>> fit = failure();
     if (FailureOr<planner::Solution> solution =
             choose(planner::Algorithm::Heuristic);
         succeeded(solution))
       fit = spillByAddress(planner::Algorithm::Heuristic, std::move(*solution));
-    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic) {
+    if (succeeded(fit) && *fit && algorithm != planner::Algorithm::Heuristic &&
+        !planner::isHeuristicFinal(problemOf(members, /*stream=*/false),
+                                   optionsFor(algorithm), **fit)) {
       FailureOr<planner::Solution> solution =
           pack(members, /*stream=*/false, algorithm);
       if (succeeded(solution) && solution->peak > budget)
@@ -897,7 +920,12 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
   // other symbol of the module: the symbol table renames a clash with a
   // suffix, in the deterministic order of the keys.
   SymbolTable symbols(module);
-  std::map<ArenaKey, FlatSymbolRefAttr> arenaNames;
+  // Each arena's attributes, interned once for all its tensors.
+  struct ArenaAttrs {
+    FlatSymbolRefAttr name;
+    StringAttr memory, source;
+  };
+  std::map<ArenaKey, ArenaAttrs> arenaNames;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   for (const auto &[key, bytes] : arenaSizes) {
     if (StringRef(key.source).ends_with("@blob"))
@@ -910,7 +938,9 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
         builder.getI64IntegerAttr(std::max<int64_t>(bytes, alignment)),
         builder.getI64IntegerAttr(alignment),
         key.stream ? builder.getUnitAttr() : UnitAttr());
-    arenaNames[key] = FlatSymbolRefAttr::get(symbols.insert(arena));
+    arenaNames[key] = {FlatSymbolRefAttr::get(symbols.insert(arena)),
+                       builder.getStringAttr(key.memory),
+                       builder.getStringAttr(key.source)};
   }
 
   StringAttr bindingName =
@@ -922,15 +952,15 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
     FlatSymbolRefAttr streamArena;
     std::optional<uint64_t> streamOffset;
     if (plan.streamed) {
-      for (const auto &[k, name] : arenaNames)
+      for (const auto &[k, attrs] : arenaNames)
         if (k.stream)
-          streamArena = name;
+          streamArena = attrs.name;
       streamOffset = plan.streamOffset;
     }
-    auto binding = BindingAttr::get(
-        ctx, arenaNames.at(key), key.role,
-        StringAttr::get(ctx, key.memory), StringAttr::get(ctx, key.source),
-        plan.offset, streamArena, streamOffset);
+    const ArenaAttrs &arena = arenaNames.at(key);
+    auto binding =
+        BindingAttr::get(ctx, arena.name, key.role, arena.memory, arena.source,
+                         plan.offset, streamArena, streamOffset);
     const BufferAnalysis &analysis = analysisOf(plan.func);
     for (unsigned member : plan.info->members) {
       Value value = analysis.getTensors()[member].value;
@@ -952,6 +982,12 @@ void HeliaAssignBindings::writeIR(ModuleOp module) {
 
 void HeliaAssignBindings::runOnOperation() {
   ModuleOp module = getOperation();
+  // The pass outlives its run (it stays in the pipeline): free the analysis
+  // and the plans for the passes after it.
+  auto release = llvm::make_scope_exit([&] {
+    plans = {};
+    schedule.reset();
+  });
   FailureOr<PlatformAttr> platformOr = lookupPlatform(module, platform);
   if (failed(platformOr))
     return signalPassFailure();

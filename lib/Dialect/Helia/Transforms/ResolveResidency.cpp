@@ -302,14 +302,15 @@ Resolution HeliaResolveResidency::resolve(const TensorInfo &tensor,
 LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
                                                  const Resolution &res,
                                                  Location loc) {
-  std::string what = "tensor '" + tensor.getDisplayName() + "'";
+  // Only an error names the tensor.
+  auto what = [&]() { return "tensor '" + tensor.getDisplayName() + "'"; };
   if (tensor.kind != TensorKind::Constant) {
     for (Field f : {DestinationField, ResidencyField}) {
       if (res.source[f] == kUnset)
         continue;
       return emitError(loc)
              << describeSource(res.source[f]) << " sets " << kFieldNames[f]
-             << " on " << stringifyTensorKind(tensor.kind) << " " << what
+             << " on " << stringifyTensorKind(tensor.kind) << " " << what()
              << "; only constants have a residency (restrict the rule with "
                 "\"type\": \"constant\")";
     }
@@ -318,7 +319,7 @@ LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
       if (!desc.getWritable())
         return emitError(loc)
                << describeSource(res.source[MemoryField]) << " places "
-               << stringifyTensorKind(tensor.kind) << " " << what << " in '"
+               << stringifyTensorKind(tensor.kind) << " " << what() << " in '"
                << res.memory.getValue()
                << "', which is read-only at run time; choose a writable "
                   "memory";
@@ -331,14 +332,14 @@ LogicalResult HeliaResolveResidency::checkTensor(const TensorInfo &tensor,
       return emitError(loc)
              << describeSource(res.source[MemoryField]) << " makes '"
              << res.memory.getValue() << "' the source memory of constant "
-             << what
+             << what()
              << ", but it holds no initialised data at boot; keep the bytes "
                 "in a memory with init (e.g. mram) and copy them with "
                 "constant_destination_memory";
   }
   if (res.residency == Residency::Pin && !res.destination)
     return emitError(loc) << describeSource(res.source[ResidencyField])
-                          << " pins constant " << what
+                          << " pins constant " << what()
                           << " but no rule gives it a "
                              "constant_destination_memory; add one";
   return success();

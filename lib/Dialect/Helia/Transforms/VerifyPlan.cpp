@@ -31,9 +31,10 @@ namespace {
 
 /// One tensor placed in one arena, as the verifier sees it.
 struct Placed {
-  Value value;
-  std::string name;
+  const TensorInfo *tensor;
   int64_t offset, size, first, last;
+  Value getValue() const { return tensor->value; }
+  std::string getName() const { return tensor->getDisplayName(); }
 };
 
 struct HeliaVerifyPlan
@@ -119,7 +120,7 @@ void HeliaVerifyPlan::runOnOperation() {
   for (ArenaOp arena : module.getOps<ArenaOp>())
     arenas[arena.getSymName()] = arena;
   // Placements per arena, in program order.
-  std::map<std::string, std::vector<Placed>> placed;
+  std::map<StringRef, std::vector<Placed>> placed;
 
   // One timeline for all functions; constants and persistent tensors are
   // live for all of it.
@@ -134,11 +135,11 @@ void HeliaVerifyPlan::runOnOperation() {
       Value sharedValue;
       for (unsigned member : buffer.members) {
         const TensorInfo &tensor = analysis.getTensors()[member];
-        std::string name = tensor.getDisplayName();
+        auto name = [&]() { return tensor.getDisplayName(); };
         BindingAttr binding = getBinding(tensor.value);
         if (!binding) {
           emitError(tensor.value.getLoc())
-              << "tensor '" << name << "' of '"
+              << "tensor '" << name() << "' of '"
               << analysis.getFunction().getName()
               << "' has no binding; run helia-assign-bindings";
           return signalPassFailure();
@@ -146,7 +147,7 @@ void HeliaVerifyPlan::runOnOperation() {
         if (shared && (binding.getArena() != shared.getArena() ||
                        binding.getOffset() != shared.getOffset())) {
           emitError(tensor.value.getLoc())
-              << "tensor '" << name << "' shares storage with the value at "
+              << "tensor '" << name() << "' shares storage with the value at "
               << sharedValue.getLoc() << " but is bound to "
               << binding.getArena() << "+" << binding.getOffset()
               << " instead of " << shared.getArena() << "+"
@@ -160,8 +161,8 @@ void HeliaVerifyPlan::runOnOperation() {
         auto arena = arenas.lookup(binding.getArena().getValue());
         if (!arena) {
           emitError(tensor.value.getLoc())
-              << "tensor '" << name << "' is bound to "
-              << binding.getArena() << ", which is not a helia.arena";
+              << "tensor '" << name() << "' is bound to " << binding.getArena()
+              << ", which is not a helia.arena";
           return signalPassFailure();
         }
         if (!platformAttr->lookupMemory(arena.getMemory()) ||
@@ -176,21 +177,20 @@ void HeliaVerifyPlan::runOnOperation() {
         bool wholeProgram = arena.getRole() != ArenaRole::Scratch;
         int64_t size = static_cast<int64_t>(buffer.size);
         auto [first, last] = schedule->getLifetime(f, buffer);
-        placed[binding.getArena().getValue().str()].push_back(
-            {tensor.value, name, static_cast<int64_t>(binding.getOffset()),
-             size, wholeProgram ? 0 : first, wholeProgram ? total : last});
+        placed[binding.getArena().getValue()].push_back(
+            {&tensor, static_cast<int64_t>(binding.getOffset()), size,
+             wholeProgram ? 0 : first, wholeProgram ? total : last});
         if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
           if (!arenas.lookup(pool.getValue())) {
             emitError(tensor.value.getLoc())
-                << "tensor '" << name << "' streams into " << pool
+                << "tensor '" << name() << "' streams into " << pool
                 << ", which is not a helia.arena";
             return signalPassFailure();
           }
           auto [streamFirst, streamLast] =
               schedule->getStreamWindow(f, buffer);
-          placed[pool.getValue().str()].push_back(
-              {tensor.value, name,
-               static_cast<int64_t>(*binding.getStreamOffset()), size,
+          placed[pool.getValue()].push_back(
+              {&tensor, static_cast<int64_t>(*binding.getStreamOffset()), size,
                streamFirst, streamLast});
         }
       }
@@ -224,25 +224,30 @@ void HeliaVerifyPlan::runOnOperation() {
     culprits = culpritsCopy;
     if (culprits.size() >= 2) {
       const Placed &a = members[culprits[0]], &b = members[culprits[1]];
-      InFlightDiagnostic diag = emitError(b.value.getLoc())
-                                << "tensors '" << a.name << "' and '" << b.name
-                                << "' are live together but overlap in arena @"
-                                << name << ": bytes [" << a.offset << ", "
-                                << a.offset + a.size << ") and [" << b.offset
-                                << ", " << b.offset + b.size << ")";
-      diag.attachNote(a.value.getLoc()) << "'" << a.name << "' is here";
+      InFlightDiagnostic diag =
+          emitError(b.getValue().getLoc())
+          << "tensors '" << a.getName() << "' and '" << b.getName()
+          << "' are live together but overlap in arena @" << name << ": bytes ["
+          << a.offset << ", " << a.offset + a.size << ") and [" << b.offset
+          << ", " << b.offset + b.size << ")";
+      diag.attachNote(a.getValue().getLoc())
+          << "'" << a.getName() << "' is here";
     } else if (culprits.size() == 1) {
       const Placed &a = members[culprits[0]];
-      emitError(a.value.getLoc())
-          << "tensor '" << a.name << "' at offset " << a.offset << " ("
+      emitError(a.getValue().getLoc())
+          << "tensor '" << a.getName() << "' at offset " << a.offset << " ("
           << a.size << " bytes) does not fit arena @" << name << " of "
-          << arena.getSize() << " bytes with alignment "
-          << arena.getAlignment() << ": " << message;
+          << arena.getSize() << " bytes with alignment " << arena.getAlignment()
+          << ": " << message;
     } else {
       arena.emitError("invalid plan: ") << message;
     }
     return signalPassFailure();
   }
+
+  // The replay analyzes the module anew: free this analysis first.
+  placed.clear();
+  schedule.reset();
 
   if (hydrate == HydrateMode::Explicit)
     warnMissingHydrate(module, prefix);
