@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -14,6 +15,7 @@
 #include "helia/Planner/Planner.h"
 #include "helia/Planner/Spill.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -118,6 +120,7 @@ private:
   int64_t freeBytes(StringRef memory) const;
   void addArenaBytes(const ArenaKey &key, int64_t bytes);
   std::string describe(const BufferPlan &plan) const;
+  void remarkConstantOnly();
   Location locOf(const BufferPlan &plan) const;
   InFlightDiagnostic emitOverCapacity(StringRef memory, int64_t need,
                                       ArrayRef<unsigned> live);
@@ -984,7 +987,7 @@ void HeliaAssignBindings::runOnOperation() {
   ModuleOp module = getOperation();
   // The pass outlives its run (it stays in the pipeline): free the analysis
   // and the plans for the passes after it.
-  auto release = llvm::make_scope_exit([&] {
+  llvm::scope_exit release([&] {
     plans = {};
     schedule.reset();
   });
@@ -1000,4 +1003,32 @@ void HeliaAssignBindings::runOnOperation() {
       failed(packScratch()) || failed(checkCapacities(module)))
     return signalPassFailure();
   writeIR(module);
+  if (remarks)
+    remarkConstantOnly();
+}
+
+/// Scratch computed from constants alone costs RAM that folding at compile
+/// time would move to flash: say so at each such buffer.
+void HeliaAssignBindings::remarkConstantOnly() {
+  for (const ModuleSchedule::Function &function : schedule->getFunctions()) {
+    const BufferAnalysis &analysis = function.analysis;
+    llvm::BitVector constantOnly =
+        findConstantOnlyBuffers(analysis.getFunction(), analysis);
+    for (unsigned index : constantOnly.set_bits()) {
+      const BufferInfo &buffer = analysis.getBuffers()[index];
+      // Named by the value computed into it, not by its empty tensor.
+      const TensorInfo *named = &analysis.getTensors()[buffer.members.front()];
+      for (unsigned member : buffer.members)
+        if (!analysis.getTensors()[member]
+                 .value.getDefiningOp<tensor::EmptyOp>()) {
+          named = &analysis.getTensors()[member];
+          break;
+        }
+      emitRemark(named->value.getLoc())
+          << "scratch tensor '" << named->getDisplayName()
+          << "' is computed from constants alone and costs " << buffer.size
+          << " bytes of RAM; fold-constants=true moves it to flash when its "
+             "ops only move elements (helia-fold-constant-subgraphs)";
+    }
+  }
 }
