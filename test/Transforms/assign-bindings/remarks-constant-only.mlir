@@ -7,7 +7,7 @@
 func.func @model(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %w = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %e = tensor.empty() : tensor<2x3xf32>
-  // expected-remark @below {{scratch tensor '#2' is computed from constants alone and costs 24 bytes of RAM; fold-constants=true moves it to flash when its ops only move elements (helia-fold-constant-subgraphs)}}
+  // expected-remark @below {{scratch tensor '#3' is computed from constants alone and costs 24 bytes of RAM; fold-constants=true moves it to flash when its ops only move elements (helia-fold-constant-subgraphs)}}
   %b = linalg.broadcast ins(%w : tensor<3xf32>) outs(%e : tensor<2x3xf32>) dimensions = [0]
   %e2 = tensor.empty() : tensor<2x3xf32>
   %y = linalg.add ins(%x, %b : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
