@@ -16,7 +16,10 @@ module attributes {helia.rules = [#helia.rule<type = constant, attributes = <res
     // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_mram{{.*}}stream_arena = @stream_sram, stream_offset = 0>]
     %c = arith.constant {helia.name = "c"} dense<3.0> : tensor<16xf32>
     // 'a' and 'b' are both read at step 4; 'c' reuses 'a''s slot at step 5.
+    // Sums of constants alone cost RAM a fold would save (remarks say so).
+    // expected-remark @below {{scratch tensor '#4' is computed from constants alone and costs 64 bytes of RAM; fold-constants=true moves it to flash when its ops only move elements (helia-fold-constant-subgraphs)}}
     %s = arith.addf %a, %b : tensor<16xf32>
+    // expected-remark @below {{scratch tensor '#5' is computed from constants alone and costs 64 bytes of RAM; fold-constants=true moves it to flash when its ops only move elements (helia-fold-constant-subgraphs)}}
     %t = arith.addf %s, %c : tensor<16xf32>
     %u = arith.addf %t, %x : tensor<16xf32>
     return %u : tensor<16xf32>
