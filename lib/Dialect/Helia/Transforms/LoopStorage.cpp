@@ -11,42 +11,39 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+/// Gives every use of `op`'s single result but the first a clone of `op`,
+/// inserted right before it.
+static void cloneForEachUse(Operation *op) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op->getUses())
+    uses.push_back(&use);
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    OpBuilder builder(op);
+    use->set(builder.clone(*op)->getResult(0));
+  }
+}
+
 void mlir::helia::splitNestedEmptyTensors(FunctionOpInterface func) {
+  auto isShared = [&](Operation *op) {
+    return op->getParentOp() != func.getOperation() &&
+           op->getNumResults() == 1 && !op->hasOneUse() && !op->use_empty();
+  };
   // A fill of an empty tensor that several ops accumulate into: each gets a
   // fill of its own (into an empty of its own, split below).
-  SmallVector<linalg::FillOp> sharedFills;
+  SmallVector<Operation *> shared;
   func.walk([&](linalg::FillOp fill) {
-    if (fill->getParentOp() != func.getOperation() && fill->getNumResults() == 1 &&
-        !fill->hasOneUse() && !fill->use_empty() &&
-        fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-      sharedFills.push_back(fill);
+    if (isShared(fill) && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      shared.push_back(fill);
   });
-  for (linalg::FillOp fill : sharedFills) {
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : fill->getUses())
-      uses.push_back(&use);
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      OpBuilder builder(fill);
-      use->set(builder.clone(*fill)->getResult(0));
-    }
-  }
-
-  SmallVector<tensor::EmptyOp> shared;
+  for (Operation *op : shared)
+    cloneForEachUse(op);
+  shared.clear();
   func.walk([&](tensor::EmptyOp empty) {
-    if (empty->getParentOp() != func.getOperation() && !empty->hasOneUse() &&
-        !empty->use_empty())
+    if (isShared(empty))
       shared.push_back(empty);
   });
-  for (tensor::EmptyOp empty : shared) {
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : empty->getUses())
-      uses.push_back(&use);
-    // The first use keeps the original.
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      OpBuilder builder(empty);
-      use->set(builder.clone(*empty)->getResult(0));
-    }
-  }
+  for (Operation *op : shared)
+    cloneForEachUse(op);
 }
 
 /// The op in `block` that contains `op` (or `op` itself).
