@@ -19,11 +19,14 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/DebugLog.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "helia-assign-bindings"
 
 namespace mlir::helia {
 #define GEN_PASS_DEF_HELIAASSIGNBINDINGS
@@ -479,6 +482,9 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
     budget = std::min<int64_t>(budget, static_cast<int64_t>(streamBudget));
   auto fallBack = [&](unsigned i, int64_t need) {
     plans[i].streamed = false;
+    ++numStreamFallbacks;
+    LDBG() << "stream fallback: " << describe(plans[i]) << " needs " << need
+           << " of the pool's " << budget << " bytes";
     if (remarks)
       emitRemark(locOf(plans[i]))
           << "streamed constant " << describe(plans[i]) << " ("
@@ -665,6 +671,11 @@ LogicalResult HeliaAssignBindings::packScratch() {
             pack(members, /*stream=*/false, algo);
         if (failed(solution))
           return failure();
+        LDBG() << "spill choice " << attempt << " in '" << memory
+               << "': budget " << target << ", " << spilled.size()
+               << " spilled, kept peak " << selection.keptPeak
+               << ", slow peak " << selection.slowPeak << ", packed "
+               << solution->peak << " of " << budget;
         if (solution->peak <= budget) {
           fits = target;
           // Bisection only tries larger budgets after a fit: on a tie the
@@ -765,6 +776,9 @@ LogicalResult HeliaAssignBindings::packScratch() {
       return failure();
     if (*fit)
       packed.insert({memory, std::move(**fit)});
+    numSpilled += spilled.size();
+    LDBG() << spilled.size() << " scratch buffers spill from '" << memory
+           << "', " << members.size() << " stay";
     if (remarks)
       for (unsigned i : spilled)
         emitRemark(locOf(plans[i]))

@@ -186,6 +186,12 @@ def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Explain spills and stream fallbacks with remarks">,
   ];
+  let statistics = [
+    Statistic<"numSpilled", "spilled",
+              "Scratch buffers moved to a later preferred memory">,
+    Statistic<"numStreamFallbacks", "stream-fallbacks",
+              "Streamed constants read in place instead">,
+  ];
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
