@@ -9,6 +9,7 @@
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Planner/Intervals.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -180,33 +181,34 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
 
 std::optional<PlanPeak> MemoryPlan::findPeak(
     llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const {
-  std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
-  auto add = [&](StringRef function, int64_t first, int64_t last,
-                 int64_t size) {
-    if (!size)
-      return;
-    deltas[{function, first}] += size;
-    deltas[{function, last + 1}] -= size;
+  // The counted ranges of each function, functions in name order (the tie
+  // order), then one live-bytes profile per function.
+  struct Range {
+    int64_t first, last, bytes;
   };
+  std::map<StringRef, SmallVector<Range>> ranges;
   for (const PlanTensor &t : tensors) {
     if (!t.primary)
       continue;
-    add(t.function, t.firstStep, t.lastStep, bytesIn(t, t.arena));
+    auto add = [&](int64_t first, int64_t last, int64_t bytes) {
+      if (bytes)
+        ranges[t.function].push_back({first, last, bytes});
+    };
+    add(t.firstStep, t.lastStep, bytesIn(t, t.arena));
     if (t.streamArena)
-      add(t.function, t.streamStep, t.streamLastStep,
-          bytesIn(t, *t.streamArena));
+      add(t.streamStep, t.streamLastStep, bytesIn(t, *t.streamArena));
   }
   std::optional<PlanPeak> peak;
-  StringRef function;
-  int64_t live = 0;
-  for (const auto &[key, delta] : deltas) {
-    if (key.first != function) {
-      function = key.first;
-      live = 0;
-    }
-    live += delta;
-    if (!peak || live > peak->bytes)
-      peak = PlanPeak{key.first.str(), key.second, live};
+  for (const auto &[function, functionRanges] : ranges) {
+    int64_t numSteps = 0;
+    for (const Range &range : functionRanges)
+      numSteps = std::max(numSteps, range.last + 1);
+    ::helia::planner::LiveProfile profile(numSteps);
+    for (const Range &range : functionRanges)
+      profile.add(range.first, range.last, range.bytes);
+    ::helia::planner::LiveProfile::Peak functionPeak = profile.getPeak();
+    if (!peak || functionPeak.bytes > peak->bytes)
+      peak = PlanPeak{function.str(), functionPeak.step, functionPeak.bytes};
   }
   return peak;
 }
