@@ -116,35 +116,13 @@ std::optional<Conflicts> detail::buildConflicts(const Instance &instance,
 ItemKeys detail::computeKeys(const Instance &instance) {
   const std::vector<Item> &items = instance.items;
   ItemKeys keys;
-  // Live bytes per slot, then a max segment tree for range queries.
-  uint32_t width = 1;
-  while (width < std::max<uint32_t>(instance.numSlots, 1))
-    width <<= 1;
-  std::vector<int64_t> tree(2 * width, 0);
-  std::vector<int64_t> delta(instance.numSlots + 1, 0);
-  for (const Item &item : items) {
-    delta[item.lo] += item.size;
-    delta[item.hi] -= item.size;
-  }
-  int64_t running = 0;
-  for (uint32_t slot = 0; slot < instance.numSlots; ++slot) {
-    running += delta[slot];
-    tree[width + slot] = running;
-  }
-  for (uint32_t node = width - 1; node >= 1; --node)
-    tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+  // Contention: the most bytes live at a slot of the item's lifetime.
+  LiveProfile live(instance.numSlots);
+  for (const Item &item : items)
+    live.add(item.lo, item.hi - 1, item.size);
   keys.contention.resize(items.size());
-  for (auto [i, item] : llvm::enumerate(items)) {
-    int64_t best = 0;
-    for (uint32_t l = item.lo + width, r = item.hi + width; l < r;
-         l >>= 1, r >>= 1) {
-      if (l & 1)
-        best = std::max(best, tree[l++]);
-      if (r & 1)
-        best = std::max(best, tree[--r]);
-    }
-    keys.contention[i] = best;
-  }
+  for (auto [i, item] : llvm::enumerate(items))
+    keys.contention[i] = live.getMax(item.lo, item.hi - 1);
 
   // Conflict degree = #(starts before my end) - #(ends before my start) - 1.
   std::vector<uint32_t> starts, ends;

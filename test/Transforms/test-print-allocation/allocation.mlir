@@ -111,3 +111,31 @@ func.func @kinds(%state: tensor<4xf32> {helia.persistent, helia.name = "state"},
   %z = linalg.add {helia.name = "z"} ins(%y, %state : tensor<4xf32>, tensor<4xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   return %z : tensor<4xf32>
 }
+
+// -----
+
+// A streamed constant stays in its constant arena and is copied into a slot
+// of the stream pool for the steps that read it (here the multiply alone),
+// so the pool holds it only over [4, 4].
+
+// CHECK-LABEL: function @stream
+// CHECK-NEXT:    buffer {{[0-9]+}}: scratch, 16 bytes, steps [0, 3], @scratch_dtcm + 16
+// CHECK-NEXT:      tensor #0 "x"
+// CHECK-NEXT:    buffer {{[0-9]+}}: constant, 16 bytes, steps [1, 4], @constant_mram + 0, streamed to @stream_dtcm + 0 over steps [4, 4]
+// CHECK-NEXT:      tensor #1 "w"
+// CHECK-NEXT:    buffer {{[0-9]+}}: scratch, 16 bytes, steps [2, 5], @scratch_dtcm + 0
+// CHECK-NEXT:      tensor #2
+// CHECK-NEXT:      tensor #3 "y"
+// CHECK-NEXT:      tensor #4 "z"
+// CHECK-DAG:   arena @scratch_dtcm: 32 bytes
+// CHECK-DAG:   arena @stream_dtcm: 16 bytes
+// CHECK-DAG:   arena @constant_mram: 16 bytes
+module attributes {helia.rules = [#helia.rule<type = constant, attributes = <residency = stream>>]} {
+  func.func @stream(%x: tensor<4xf32> {helia.name = "x"}) -> tensor<4xf32> {
+    %w = arith.constant {helia.name = "w"} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %e = tensor.empty() : tensor<4xf32>
+    %y = linalg.add {helia.name = "y"} ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %z = linalg.mul {helia.name = "z"} ins(%y, %w : tensor<4xf32>, tensor<4xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+    return %z : tensor<4xf32>
+  }
+}

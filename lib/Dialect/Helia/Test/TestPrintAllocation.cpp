@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -32,6 +33,12 @@ struct TestPrintAllocationPass
   StringRef getDescription() const final {
     return "Print the buffers of a bound module: tensors, kind, size, "
            "lifetime, arena and offset (test only)";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // The plan reads platform presets (helia attributes) even from a module
+    // that holds no helia attribute yet.
+    registry.insert<HeliaDialect>();
   }
 
   void runOnOperation() override {
