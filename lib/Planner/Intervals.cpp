@@ -6,6 +6,8 @@
 
 #include "helia/Planner/Intervals.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -80,6 +82,37 @@ int64_t LiveProfile::getMax(int64_t node, int64_t lo, int64_t hi,
   return pending[node] + std::max(getMax(2 * node, lo, mid, first, last),
                                   getMax(2 * node + 1, mid + 1, hi, first,
                                          last));
+}
+
+LiveProfile::Peak helia::planner::findPeak(llvm::ArrayRef<LiveRange> ranges) {
+  // Each range covers the slots between its first step and the step after
+  // its last, among the sorted distinct such steps.
+  std::vector<int64_t> points;
+  points.reserve(ranges.size() * 2);
+  for (const LiveRange &range : ranges) {
+    if (range.bytes == 0 || range.last < range.first)
+      continue;
+    points.push_back(range.first);
+    points.push_back(range.last + 1);
+  }
+  if (points.empty())
+    return {};
+  llvm::sort(points);
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  auto slotOf = [&](int64_t step) {
+    return std::lower_bound(points.begin(), points.end(), step) -
+           points.begin();
+  };
+  LiveProfile profile(static_cast<int64_t>(points.size()) - 1);
+  for (const LiveRange &range : ranges) {
+    if (range.bytes == 0 || range.last < range.first)
+      continue;
+    profile.add(slotOf(range.first), slotOf(range.last + 1) - 1, range.bytes);
+  }
+  LiveProfile::Peak peak = profile.getPeak();
+  if (peak.bytes <= 0)
+    return {};
+  return {points[peak.step], peak.bytes};
 }
 
 //===----------------------------------------------------------------------===//

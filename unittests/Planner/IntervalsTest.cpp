@@ -93,6 +93,48 @@ TEST(LiveProfileTest, AgreesWithAnArrayOnRandomAdditions) {
   }
 }
 
+TEST(FindPeakTest, NothingLiveIsZeroAtStepZero) {
+  EXPECT_EQ(findPeak({}).bytes, 0);
+  EXPECT_EQ(findPeak({}).step, 0);
+  LiveProfile::Peak peak = findPeak({{3, 5, 0}, {7, 6, 10}});
+  EXPECT_EQ(peak.bytes, 0);
+  EXPECT_EQ(peak.step, 0);
+}
+
+TEST(FindPeakTest, StepsNeedNotStartAtZero) {
+  // Closed ranges on sparse steps: [100, 200] and [200, 10^12] meet at 200.
+  LiveProfile::Peak peak =
+      findPeak({{100, 200, 8}, {200, 1000000000000, 4}, {-50, -40, 11}});
+  EXPECT_EQ(peak.step, 200);
+  EXPECT_EQ(peak.bytes, 12);
+  // Ties go to the leftmost step.
+  peak = findPeak({{-50, -40, 12}, {100, 200, 8}, {200, 300, 4}});
+  EXPECT_EQ(peak.step, -50);
+  EXPECT_EQ(peak.bytes, 12);
+}
+
+TEST(FindPeakTest, AgreesWithAnArrayOnRandomRanges) {
+  std::mt19937 rng(3);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<LiveRange> ranges;
+    std::vector<int64_t> live(60, 0); // steps -30 .. 29
+    int count = rng() % 12;
+    for (int k = 0; k < count; ++k) {
+      int64_t a = static_cast<int64_t>(rng() % 60) - 30;
+      int64_t b = static_cast<int64_t>(rng() % 60) - 30;
+      LiveRange range{std::min(a, b), std::max(a, b),
+                      static_cast<int64_t>(rng() % 50)};
+      ranges.push_back(range);
+      for (int64_t s = range.first; s <= range.last; ++s)
+        live[s + 30] += range.bytes;
+    }
+    auto top = std::max_element(live.begin(), live.end());
+    LiveProfile::Peak peak = findPeak(ranges);
+    ASSERT_EQ(peak.bytes, *top);
+    ASSERT_EQ(peak.step, *top > 0 ? (top - live.begin()) - 30 : 0);
+  }
+}
+
 std::set<uint32_t> overlapping(const IntervalIndex &index, uint32_t lo,
                                uint32_t hi) {
   std::set<uint32_t> found;

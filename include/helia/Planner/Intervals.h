@@ -23,6 +23,8 @@
 #ifndef HELIA_PLANNER_INTERVALS_H
 #define HELIA_PLANNER_INTERVALS_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -70,6 +72,19 @@ private:
   /// are never the peak.
   std::vector<int64_t> best, pending, argBest;
 };
+
+/// Bytes live over a closed range of steps.
+struct LiveRange {
+  int64_t first = 0;
+  int64_t last = 0;
+  int64_t bytes = 0;
+};
+
+/// The largest total of `ranges` at any step (steps are any int64_t: they
+/// are compressed to the ranges' ends, then summed in a LiveProfile) and the
+/// leftmost step that has it; {step 0, 0 bytes} when no step has a positive
+/// total. Ranges with no bytes or with last < first count nothing.
+LiveProfile::Peak findPeak(llvm::ArrayRef<LiveRange> ranges);
 
 /// Values stored with a half-open range of slots [lo, hi), each at the
 /// O(log slots) nodes of its range's canonical cover in a segment tree. A

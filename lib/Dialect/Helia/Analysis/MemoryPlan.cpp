@@ -182,11 +182,8 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
 std::optional<PlanPeak> MemoryPlan::findPeak(
     llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const {
   // The counted ranges of each function, functions in name order (the tie
-  // order), then one live-bytes profile per function.
-  struct Range {
-    int64_t first, last, bytes;
-  };
-  std::map<StringRef, SmallVector<Range>> ranges;
+  // order); the peak of each is a LiveProfile's (Planner/Intervals.h).
+  std::map<StringRef, std::vector<::helia::planner::LiveRange>> ranges;
   for (const PlanTensor &t : tensors) {
     if (!t.primary)
       continue;
@@ -200,14 +197,9 @@ std::optional<PlanPeak> MemoryPlan::findPeak(
   }
   std::optional<PlanPeak> peak;
   for (const auto &[function, functionRanges] : ranges) {
-    int64_t numSteps = 0;
-    for (const Range &range : functionRanges)
-      numSteps = std::max(numSteps, range.last + 1);
-    ::helia::planner::LiveProfile profile(numSteps);
-    for (const Range &range : functionRanges)
-      profile.add(range.first, range.last, range.bytes);
-    ::helia::planner::LiveProfile::Peak functionPeak = profile.getPeak();
-    if (!peak || functionPeak.bytes > peak->bytes)
+    ::helia::planner::LiveProfile::Peak functionPeak =
+        ::helia::planner::findPeak(functionRanges);
+    if (functionPeak.bytes > 0 && (!peak || functionPeak.bytes > peak->bytes))
       peak = PlanPeak{function.str(), functionPeak.step, functionPeak.bytes};
   }
   return peak;
