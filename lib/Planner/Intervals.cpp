@@ -22,7 +22,8 @@ using namespace helia::planner;
 /// the int64_t limits that additions over a range never overflow it.
 static constexpr int64_t kPadding = std::numeric_limits<int64_t>::min() / 4;
 
-LiveProfile::LiveProfile(int64_t numSteps) : numSteps(std::max<int64_t>(numSteps, 1)) {
+LiveProfile::LiveProfile(int64_t numSteps)
+    : numSteps(std::max<int64_t>(numSteps, 1)) {
   while (width < this->numSteps)
     width *= 2;
   best.assign(2 * width, 0);
@@ -34,15 +35,16 @@ LiveProfile::LiveProfile(int64_t numSteps) : numSteps(std::max<int64_t>(numSteps
       best[width + i] = kPadding;
   }
   for (int64_t node = width - 1; node >= 1; --node) {
-    int64_t side = best[2 * node] >= best[2 * node + 1] ? 2 * node
-                                                        : 2 * node + 1;
+    int64_t side =
+        best[2 * node] >= best[2 * node + 1] ? 2 * node : 2 * node + 1;
     best[node] = best[side];
     argBest[node] = argBest[side];
   }
 }
 
 void LiveProfile::add(int64_t first, int64_t last, int64_t bytes) {
-  assert(0 <= first && first <= last && last < numSteps && "range out of profile");
+  assert(0 <= first && first <= last && last < numSteps &&
+         "range out of profile");
   add(1, 0, width - 1, first, last, bytes);
 }
 
@@ -59,8 +61,7 @@ void LiveProfile::add(int64_t node, int64_t lo, int64_t hi, int64_t first,
   add(2 * node, lo, mid, first, last, bytes);
   add(2 * node + 1, mid + 1, hi, first, last, bytes);
   // Ties go left: the leftmost step with the peak.
-  int64_t side =
-      best[2 * node] >= best[2 * node + 1] ? 2 * node : 2 * node + 1;
+  int64_t side = best[2 * node] >= best[2 * node + 1] ? 2 * node : 2 * node + 1;
   best[node] = best[side] + pending[node];
   argBest[node] = argBest[side];
 }
@@ -68,20 +69,21 @@ void LiveProfile::add(int64_t node, int64_t lo, int64_t hi, int64_t first,
 LiveProfile::Peak LiveProfile::getPeak() const { return {argBest[1], best[1]}; }
 
 int64_t LiveProfile::getMax(int64_t first, int64_t last) const {
-  assert(0 <= first && first <= last && last < numSteps && "range out of profile");
+  assert(0 <= first && first <= last && last < numSteps &&
+         "range out of profile");
   return getMax(1, 0, width - 1, first, last);
 }
 
-int64_t LiveProfile::getMax(int64_t node, int64_t lo, int64_t hi,
-                            int64_t first, int64_t last) const {
+int64_t LiveProfile::getMax(int64_t node, int64_t lo, int64_t hi, int64_t first,
+                            int64_t last) const {
   if (last < lo || hi < first)
     return std::numeric_limits<int64_t>::min();
   if (first <= lo && hi <= last)
     return best[node];
   int64_t mid = lo + (hi - lo) / 2;
-  return pending[node] + std::max(getMax(2 * node, lo, mid, first, last),
-                                  getMax(2 * node + 1, mid + 1, hi, first,
-                                         last));
+  return pending[node] +
+         std::max(getMax(2 * node, lo, mid, first, last),
+                  getMax(2 * node + 1, mid + 1, hi, first, last));
 }
 
 LiveProfile::Peak helia::planner::findPeak(llvm::ArrayRef<LiveRange> ranges) {

@@ -138,7 +138,8 @@ TEST(FindPeakTest, AgreesWithAnArrayOnRandomRanges) {
 std::set<uint32_t> overlapping(const IntervalIndex &index, uint32_t lo,
                                uint32_t hi) {
   std::set<uint32_t> found;
-  index.forEachOverlapping(lo, hi, [&](uint32_t value) { found.insert(value); });
+  index.forEachOverlapping(lo, hi,
+                           [&](uint32_t value) { found.insert(value); });
   return found;
 }
 

@@ -1,4 +1,4 @@
-//===- Intervals.h - Live bytes over steps and an interval index -*- C++ -*-===//
+//===- Intervals.h - Live bytes per step, an interval index -----*- C++ -*-===//
 //
 // Part of the helia project.
 //

@@ -72,8 +72,8 @@ struct TestPrintAllocationPass
            << "], @" << plan.arenas[root.arena].name << " + " << root.offset;
         if (root.streamArena)
           os << ", streamed to @" << plan.arenas[*root.streamArena].name
-             << " + " << root.streamOffset << " over steps ["
-             << root.streamStep << ", " << root.streamLastStep << "]";
+             << " + " << root.streamOffset << " over steps [" << root.streamStep
+             << ", " << root.streamLastStep << "]";
         os << "\n";
         for (const PlanTensor &member : members) {
           os << "    tensor #" << member.tensorId;
