@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 //
 // The greedy building blocks of the packer: the compact instance, orderings,
-// first-fit / best-fit placement over an interval index, and the skyline
-// (lowest-offset-first) greedy.
+// first-fit / best-fit placement over an interval index (IntervalIndex,
+// Intervals.h), and the skyline (lowest-offset-first) greedy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PlannerInternal.h"
+
+#include "helia/Planner/Intervals.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -114,35 +116,13 @@ std::optional<Conflicts> detail::buildConflicts(const Instance &instance,
 ItemKeys detail::computeKeys(const Instance &instance) {
   const std::vector<Item> &items = instance.items;
   ItemKeys keys;
-  // Live bytes per slot, then a max segment tree for range queries.
-  uint32_t width = 1;
-  while (width < std::max<uint32_t>(instance.numSlots, 1))
-    width <<= 1;
-  std::vector<int64_t> tree(2 * width, 0);
-  std::vector<int64_t> delta(instance.numSlots + 1, 0);
-  for (const Item &item : items) {
-    delta[item.lo] += item.size;
-    delta[item.hi] -= item.size;
-  }
-  int64_t running = 0;
-  for (uint32_t slot = 0; slot < instance.numSlots; ++slot) {
-    running += delta[slot];
-    tree[width + slot] = running;
-  }
-  for (uint32_t node = width - 1; node >= 1; --node)
-    tree[node] = std::max(tree[2 * node], tree[2 * node + 1]);
+  // Contention: the most bytes live at a slot of the item's lifetime.
+  LiveProfile live(instance.numSlots);
+  for (const Item &item : items)
+    live.add(item.lo, item.hi - 1, item.size);
   keys.contention.resize(items.size());
-  for (auto [i, item] : llvm::enumerate(items)) {
-    int64_t best = 0;
-    for (uint32_t l = item.lo + width, r = item.hi + width; l < r;
-         l >>= 1, r >>= 1) {
-      if (l & 1)
-        best = std::max(best, tree[l++]);
-      if (r & 1)
-        best = std::max(best, tree[--r]);
-    }
-    keys.contention[i] = best;
-  }
+  for (auto [i, item] : llvm::enumerate(items))
+    keys.contention[i] = live.getMax(item.lo, item.hi - 1);
 
   // Conflict degree = #(starts before my end) - #(ends before my start) - 1.
   std::vector<uint32_t> starts, ends;
@@ -246,66 +226,6 @@ std::vector<uint32_t> detail::makeOrder(const Instance &instance, OrderKey key,
 }
 
 namespace {
-
-/// A segment tree over slots that stores each inserted interval at the
-/// O(log T) nodes of its canonical cover. A query visits only subtrees that
-/// hold something, so its cost is proportional to what it returns.
-class IntervalIndex {
-public:
-  explicit IntervalIndex(uint32_t numSlots) {
-    while (width < std::max<uint32_t>(numSlots, 1))
-      width <<= 1;
-    head.assign(2 * width, -1);
-    nonEmpty.assign(2 * width, false);
-  }
-
-  void insert(uint32_t value, uint32_t lo, uint32_t hi) {
-    for (uint32_t l = lo + width, r = hi + width; l < r; l >>= 1, r >>= 1) {
-      if (l & 1)
-        addAt(l++, value);
-      if (r & 1)
-        addAt(--r, value);
-    }
-  }
-
-  /// Calls `fn` for every stored value whose interval intersects [lo, hi);
-  /// a value may be reported more than once.
-  template <typename Fn>
-  void forEachOverlapping(uint32_t lo, uint32_t hi, Fn &&fn) const {
-    visit(1, 0, width, lo, hi, fn);
-  }
-
-private:
-  void addAt(uint32_t node, uint32_t value) {
-    entries.push_back({value, head[node]});
-    head[node] = entries.size() - 1;
-    for (uint32_t n = node; n >= 1 && !nonEmpty[n]; n >>= 1)
-      nonEmpty[n] = true;
-  }
-
-  template <typename Fn>
-  void visit(uint32_t node, uint32_t nodeLo, uint32_t nodeHi, uint32_t lo,
-             uint32_t hi, Fn &fn) const {
-    if (!nonEmpty[node] || nodeHi <= lo || hi <= nodeLo)
-      return;
-    for (int32_t e = head[node]; e != -1; e = entries[e].next)
-      fn(entries[e].value);
-    if (node >= width)
-      return;
-    uint32_t mid = (nodeLo + nodeHi) / 2;
-    visit(2 * node, nodeLo, mid, lo, hi, fn);
-    visit(2 * node + 1, mid, nodeHi, lo, hi, fn);
-  }
-
-  struct Entry {
-    uint32_t value;
-    int32_t next;
-  };
-  uint32_t width = 1;
-  std::vector<int32_t> head;
-  std::vector<bool> nonEmpty;
-  std::vector<Entry> entries;
-};
 
 struct Span {
   int64_t begin;

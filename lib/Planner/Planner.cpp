@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Planner/Planner.h"
+#include "helia/Planner/Intervals.h"
 #include "PlannerInternal.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -62,28 +63,14 @@ llvm::ArrayRef<Algorithm> helia::planner::getAllAlgorithms() {
 
 int64_t helia::planner::lowerBound(llvm::ArrayRef<Buffer> buffers,
                                    int64_t *peakStep) {
-  // +size at firstStep, -size after lastStep; at equal steps the removals
-  // (of buffers that ended at step - 1) come first.
-  std::vector<std::pair<int64_t, int64_t>> events;
-  events.reserve(buffers.size() * 2);
-  for (const Buffer &buffer : buffers) {
-    if (buffer.size == 0)
-      continue;
-    events.push_back({buffer.firstStep, buffer.size});
-    events.push_back({buffer.lastStep + 1, -buffer.size});
-  }
-  llvm::sort(events);
-  int64_t live = 0, best = 0, bestStep = 0;
-  for (auto [step, delta] : events) {
-    live += delta;
-    if (live > best) {
-      best = live;
-      bestStep = step;
-    }
-  }
+  std::vector<LiveRange> ranges;
+  ranges.reserve(buffers.size());
+  for (const Buffer &buffer : buffers)
+    ranges.push_back({buffer.firstStep, buffer.lastStep, buffer.size});
+  LiveProfile::Peak peak = findPeak(ranges);
   if (peakStep)
-    *peakStep = bestStep;
-  return best;
+    *peakStep = peak.step;
+  return peak.bytes;
 }
 
 std::vector<size_t>

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Planner/Spill.h"
+#include "helia/Planner/Intervals.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -387,19 +388,11 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
 SpillChoice helia::planner::chooseSpills(llvm::ArrayRef<SpillItem> items,
                                          const SpillOptions &options) {
   SpillChoice choice = choose(items, options);
-  // The fast memory's live bytes rise only where a kept buffer starts.
-  std::vector<std::pair<int64_t, int64_t>> deltas;
+  // The fast memory's live bytes at their peak.
+  std::vector<LiveRange> kept;
   for (auto [i, item] : llvm::enumerate(items))
-    if (choice.fast[i] && item.size > 0) {
-      deltas.push_back({item.firstStep, item.size});
-      deltas.push_back({item.lastStep + 1, -item.size});
-    }
-  llvm::sort(deltas);
-  int64_t live = 0;
-  for (size_t k = 0; k < deltas.size(); ++k) {
-    live += deltas[k].second;
-    if (k + 1 == deltas.size() || deltas[k + 1].first != deltas[k].first)
-      choice.fastPeak = std::max(choice.fastPeak, live);
-  }
+    if (choice.fast[i] && item.size > 0)
+      kept.push_back({item.firstStep, item.lastStep, item.size});
+  choice.fastPeak = findPeak(kept).bytes;
   return choice;
 }

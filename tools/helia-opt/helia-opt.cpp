@@ -15,9 +15,15 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::helia {
+/// The test passes (lib/Dialect/Helia/Test), for lit tests only.
+void registerHeliaTestPasses();
+} // namespace mlir::helia
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::helia::registerHeliaPasses();
+  mlir::helia::registerHeliaTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

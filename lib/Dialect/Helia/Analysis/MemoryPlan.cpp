@@ -10,6 +10,7 @@
 #include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Planner/Intervals.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -125,33 +126,26 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
 
 std::optional<PlanPeak> MemoryPlan::findPeak(
     llvm::function_ref<int64_t(const PlanTensor &, unsigned)> bytesIn) const {
-  std::map<std::pair<StringRef, int64_t>, int64_t> deltas;
-  auto add = [&](StringRef function, int64_t first, int64_t last,
-                 int64_t size) {
-    if (!size)
-      return;
-    deltas[{function, first}] += size;
-    deltas[{function, last + 1}] -= size;
-  };
+  // The counted ranges of each function, functions in name order (the tie
+  // order); the peak of each is a LiveProfile's (Planner/Intervals.h).
+  std::map<StringRef, std::vector<::helia::planner::LiveRange>> ranges;
   for (const PlanTensor &t : tensors) {
     if (!t.primary)
       continue;
-    add(t.function, t.firstStep, t.lastStep, bytesIn(t, t.arena));
+    auto add = [&](int64_t first, int64_t last, int64_t bytes) {
+      if (bytes)
+        ranges[t.function].push_back({first, last, bytes});
+    };
+    add(t.firstStep, t.lastStep, bytesIn(t, t.arena));
     if (t.streamArena)
-      add(t.function, t.streamStep, t.streamLastStep,
-          bytesIn(t, *t.streamArena));
+      add(t.streamStep, t.streamLastStep, bytesIn(t, *t.streamArena));
   }
   std::optional<PlanPeak> peak;
-  StringRef function;
-  int64_t live = 0;
-  for (const auto &[key, delta] : deltas) {
-    if (key.first != function) {
-      function = key.first;
-      live = 0;
-    }
-    live += delta;
-    if (!peak || live > peak->bytes)
-      peak = PlanPeak{key.first.str(), key.second, live};
+  for (const auto &[function, functionRanges] : ranges) {
+    ::helia::planner::LiveProfile::Peak functionPeak =
+        ::helia::planner::findPeak(functionRanges);
+    if (functionPeak.bytes > 0 && (!peak || functionPeak.bytes > peak->bytes))
+      peak = PlanPeak{function.str(), functionPeak.step, functionPeak.bytes};
   }
   return peak;
 }

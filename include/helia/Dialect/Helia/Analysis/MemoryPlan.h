@@ -128,7 +128,8 @@ struct MemoryPlan {
   /// bytes, ties to the first in (function name, step) order. Tensors count
   /// by their lifetime in their arena and by their slot's lifetime in a
   /// stream pool; tensors that share storage count once. None for an arena
-  /// that holds nothing. A sweep over lifetime ends: O(n log n).
+  /// that holds nothing. A LiveProfile per function (Planner/Intervals.h):
+  /// O(n log n).
   std::optional<PlanPeak> findPeak(unsigned arena) const;
   /// The step with the most live bytes, counting `bytesIn(tensor, arena)`
   /// for each tensor in its arena and in its stream slot's (0: not counted).
