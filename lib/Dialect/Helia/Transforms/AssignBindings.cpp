@@ -12,6 +12,7 @@
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
+#include "helia/Planner/Intervals.h"
 #include "helia/Planner/Planner.h"
 #include "helia/Planner/Spill.h"
 
@@ -138,68 +139,6 @@ private:
   SmallVector<BufferPlan> plans;
   /// Arena sizes decided so far, in deterministic key order.
   std::map<ArenaKey, int64_t> arenaSizes;
-};
-
-/// Live bytes per step under interval additions: add bytes over a range of
-/// steps, and ask for the largest total (with its leftmost step) or the
-/// largest total over a range, each in O(log steps). The spill loop and the
-/// stream budget ask it instead of re-packing after every change.
-class StepLoad {
-public:
-  explicit StepLoad(int64_t numSteps) {
-    while (width < numSteps)
-      width *= 2;
-    best.assign(2 * width, 0);
-    pending.assign(2 * width, 0);
-    argBest.resize(2 * width);
-    for (int64_t i = 0; i < width; ++i)
-      argBest[width + i] = i;
-    for (int64_t node = width - 1; node >= 1; --node)
-      argBest[node] = argBest[2 * node];
-  }
-  void add(int64_t first, int64_t last, int64_t bytes) {
-    add(1, 0, width - 1, first, last, bytes);
-  }
-  /// The largest total at any step, and the leftmost step that has it.
-  int64_t peak() const { return best[1]; }
-  int64_t peakStep() const { return argBest[1]; }
-  /// The largest total at a step of [first, last].
-  int64_t max(int64_t first, int64_t last) const {
-    return max(1, 0, width - 1, first, last);
-  }
-
-private:
-  void add(int64_t node, int64_t lo, int64_t hi, int64_t first, int64_t last,
-           int64_t bytes) {
-    if (last < lo || hi < first)
-      return;
-    if (first <= lo && hi <= last) {
-      best[node] += bytes;
-      pending[node] += bytes;
-      return;
-    }
-    int64_t mid = lo + (hi - lo) / 2;
-    add(2 * node, lo, mid, first, last, bytes);
-    add(2 * node + 1, mid + 1, hi, first, last, bytes);
-    int64_t side = best[2 * node] >= best[2 * node + 1] ? 2 * node
-                                                        : 2 * node + 1;
-    best[node] = best[side] + pending[node];
-    argBest[node] = argBest[side];
-  }
-  int64_t max(int64_t node, int64_t lo, int64_t hi, int64_t first,
-              int64_t last) const {
-    if (last < lo || hi < first)
-      return std::numeric_limits<int64_t>::min();
-    if (first <= lo && hi <= last)
-      return best[node];
-    int64_t mid = lo + (hi - lo) / 2;
-    return pending[node] + std::max(max(2 * node, lo, mid, first, last),
-                                    max(2 * node + 1, mid + 1, hi, first,
-                                        last));
-  }
-
-  int64_t width = 1;
-  std::vector<int64_t> best, pending, argBest;
 };
 
 } // namespace
@@ -495,12 +434,12 @@ LogicalResult HeliaAssignBindings::scheduleStreams() {
   // Admission by live bytes (a packing needs at least that many), kept up to
   // date in O(log steps) per constant rather than by re-packing the pool
   // for every one, which was quadratic.
-  StepLoad load(schedule->getNumSteps());
+  planner::LiveProfile load(std::max<int64_t>(schedule->getNumSteps(), 1));
   SmallVector<unsigned> kept;
   for (unsigned i : streamed) {
     const BufferPlan &plan = plans[i];
-    int64_t need = std::max(load.peak(),
-                            load.max(plan.streamFirst, plan.streamLast) +
+    int64_t need = std::max(load.getPeak().bytes,
+                            load.getMax(plan.streamFirst, plan.streamLast) +
                                 plan.alignedSize);
     if (need > budget) {
       fallBack(i, need);
@@ -712,12 +651,12 @@ LogicalResult HeliaAssignBindings::packScratch() {
         -> FailureOr<std::optional<planner::Solution>> {
       llvm::SmallDenseSet<unsigned> candidates(members.begin() + here.size(),
                                                members.end());
-      StepLoad load(schedule->getNumSteps());
+      planner::LiveProfile load(std::max<int64_t>(schedule->getNumSteps(), 1));
       for (unsigned i : members)
         if (plans[i].alignedSize != 0)
           load.add(plans[i].first, plans[i].last, plans[i].alignedSize);
       // The fixed buffers alone exceed the budget: no packing fits.
-      if (load.peak() > budget)
+      if (load.getPeak().bytes > budget)
         return std::optional<planner::Solution>();
       size_t batch = 1;
       while (solution.peak > budget) {
