@@ -63,10 +63,7 @@ void mlir::helia::buildHeliaMemoryPipeline(
 
   if (!options.lower)
     return;
-  HeliaLowerToMemrefOptions lowerOptions;
-  lowerOptions.arenaMode = options.arenaMode;
-  lowerOptions.prefix = options.prefix;
-  pm.addPass(createHeliaLowerToMemref(lowerOptions));
+  buildHeliaLoweringPipeline(pm, options.arenaMode, options.prefix);
   if (options.hydrate == HydrateMode::FirstCall)
     pm.addPass(createHeliaHydrateOnFirstCall());
   bool toLLVM = options.toLLVM || !options.planLd.empty() ||
@@ -79,6 +76,24 @@ void mlir::helia::buildHeliaMemoryPipeline(
   pm.addPass(createHeliaLowerCopies(copies));
   if (toLLVM)
     buildHeliaToLLVMPipeline(pm, options);
+}
+
+void mlir::helia::buildHeliaLoweringPipeline(OpPassManager &pm,
+                                             ArenaMode arenaMode,
+                                             StringRef prefix) {
+  HeliaVerifyLowerableOptions verify;
+  verify.arenaMode = arenaMode;
+  verify.prefix = prefix.str();
+  pm.addPass(createHeliaVerifyLowerable(verify));
+  HeliaArenaCallingConventionOptions convention;
+  convention.arenaMode = arenaMode;
+  convention.prefix = prefix.str();
+  pm.addPass(createHeliaArenaCallingConvention(convention));
+  HeliaMaterializeSlotsOptions slots;
+  slots.arenaMode = arenaMode;
+  pm.addPass(createHeliaMaterializeSlots(slots));
+  pm.addPass(createHeliaBufferizeInPlace());
+  pm.addPass(createHeliaVerifyNoAllocations());
 }
 
 void mlir::helia::buildHeliaToLLVMPipeline(
@@ -111,4 +126,13 @@ void mlir::helia::registerHeliaPipelines() {
       "Resolve placements, assign bindings, verify the plan, and lower it "
       "(lower=true)",
       buildHeliaMemoryPipeline);
+  PassPipelineRegistration<HeliaLoweringPipelineOptions>(
+      "helia-lower-to-memref",
+      "Lower a memory plan to arenas, views into them, and copies "
+      "(helia-verify-lowerable, helia-arena-calling-convention, "
+      "helia-materialize-slots, helia-bufferize-in-place, "
+      "helia-verify-no-allocations)",
+      [](OpPassManager &pm, const HeliaLoweringPipelineOptions &options) {
+        buildHeliaLoweringPipeline(pm, options.arenaMode, options.prefix);
+      });
 }

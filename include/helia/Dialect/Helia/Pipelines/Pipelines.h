@@ -11,6 +11,33 @@ namespace mlir {
 class OpPassManager;
 namespace helia {
 
+/// The options of helia-lower-to-memref (buildHeliaLoweringPipeline).
+struct HeliaLoweringPipelineOptions
+    : public PassPipelineOptions<HeliaLoweringPipelineOptions> {
+  PassOptions::Option<ArenaMode> arenaMode{
+      *this, "arena-mode",
+      llvm::cl::desc("How writable arenas are materialized"),
+      llvm::cl::init(ArenaMode::Global),
+      llvm::cl::values(
+          clEnumValN(ArenaMode::Global, "global", "one memref.global per arena"),
+          clEnumValN(ArenaMode::Alloc, "alloc",
+                     "trailing arena arguments, allocated by "
+                     "<prefix>_alloc_arenas"),
+          clEnumValN(ArenaMode::Arg, "arg",
+                     "trailing arena arguments supplied by the caller"))};
+  PassOptions::Option<std::string> prefix{
+      *this, "prefix",
+      llvm::cl::desc("Prefix of the generated functions (default: the name "
+                     "of the first planned function)")};
+};
+
+/// Lowers a bound module to memref, one job per pass (as Bufferization
+/// chains its passes): helia-verify-lowerable, helia-arena-calling-convention,
+/// helia-materialize-slots, helia-bufferize-in-place,
+/// helia-verify-no-allocations. Registered as helia-lower-to-memref.
+void buildHeliaLoweringPipeline(OpPassManager &pm, ArenaMode arenaMode,
+                                StringRef prefix);
+
 /// The union of the options of the passes the pipeline runs.
 struct HeliaMemoryPipelineOptions
     : public PassPipelineOptions<HeliaMemoryPipelineOptions> {

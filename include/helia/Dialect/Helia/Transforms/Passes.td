@@ -262,29 +262,12 @@ def HeliaExportPlan : Pass<"helia-export-plan", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
 
-def HeliaLowerToMemref : Pass<"helia-lower-to-memref", "::mlir::ModuleOp"> {
-  let summary = "Lower a memory plan to arenas, views into them, and copies";
-  let description = [{
-    Turns a bound module (every tensor carries a `#helia.binding`, arenas
-    are `helia.arena` ops) into `memref` IR: each arena becomes a memref of
-    `i8` in its memory space (`#helia.memory<"dtcm">`), each planned buffer a
-    `memref.view` into its arena at its offset, cold constants one constant
-    global per arena holding their bytes, staged arenas a read-only source
-    global plus a writable runtime arena filled by
-    `<prefix>_hydrate_constants`, and streamed constants a `helia.stream`
-    into their pool slot right before their first reader. Compute ops are
-    bufferized by One-Shot Bufferize writing in place into the views; an
-    out-of-place decision or any allocation left for a planned tensor is a
-    located error. See docs/Lowering.md.
+//===----------------------------------------------------------------------===//
+// The lowering: helia-lower-to-memref (buildHeliaLoweringPipeline) runs
+// these five passes in this order; see docs/Lowering.md.
+//===----------------------------------------------------------------------===//
 
-    ```mlir
-    // helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
-    memref.global "private" @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
-    %arena = memref.get_global @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">>
-    %view = memref.view %arena[%c32][] : memref<64xi8, #helia.memory<"dtcm">> to memref<8xf32, #helia.memory<"dtcm">>
-    ```
-  }];
-  let options = [
+defvar HeliaArenaModeOption =
     Option<"arenaMode", "arena-mode", "::mlir::helia::ArenaMode",
            /*default=*/"::mlir::helia::ArenaMode::Global",
            "How writable arenas are materialized",
@@ -295,14 +278,73 @@ def HeliaLowerToMemref : Pass<"helia-lower-to-memref", "::mlir::ModuleOp"> {
                         "trailing arena arguments, allocated by "
                         "<prefix>_alloc_arenas"),
              clEnumValN(::mlir::helia::ArenaMode::Arg, "arg",
-                        "trailing arena arguments supplied by the caller"))}]>,
+                        "trailing arena arguments supplied by the caller"))}]>;
+defvar HeliaLoweringPrefixOption =
     Option<"prefix", "prefix", "std::string", /*default=*/"\"\"",
            "Prefix of the generated functions (default: the name of the "
-           "first planned function)">,
+           "first planned function)">;
+
+def HeliaVerifyLowerable : Pass<"helia-verify-lowerable", "::mlir::ModuleOp"> {
+  let summary = "Check that a bound module can be lowered to memref";
+  let description = [{
+    The first pass of `helia-lower-to-memref`; it only checks, so that the
+    passes after it never stop half-way on a precondition: every op with
+    tensors has a bufferization; in `arena-mode=alloc|arg` every call to a
+    function that takes the arenas is a direct call from a planned function
+    or from an outermost caller; every planned function has one block and a
+    `#helia.binding` on every tensor that owns storage. Warns about a module
+    that was never planned (it would get plain allocations).
+  }];
+  let options = [HeliaArenaModeOption, HeliaLoweringPrefixOption];
+}
+
+def HeliaArenaCallingConvention
+    : Pass<"helia-arena-calling-convention", "::mlir::ModuleOp"> {
+  let summary = "Make the writable arenas trailing arguments (arena-mode)";
+  let description = [{
+    Applies the arena calling convention: records the helper prefix and the
+    planned functions in the module's `helia.firmware` dictionary, creates
+    `<prefix>_hydrate_constants` (a stub; helia-materialize-slots writes its
+    body) and, in `arena-mode=alloc`, `<prefix>_alloc_arenas` and
+    `<prefix>_free_arenas`. In `arena-mode=alloc|arg` every planned function
+    and the hydrate function take the writable arenas as trailing
+    arguments; a planned caller forwards its own, an outermost caller
+    allocates them on entry and frees them before each return.
+  }];
+  let options = [HeliaArenaModeOption, HeliaLoweringPrefixOption];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
   ];
+}
+
+def HeliaMaterializeSlots
+    : Pass<"helia-materialize-slots", "::mlir::ModuleOp"> {
+  let summary = "Rewrite planned tensors into views of their arena slots";
+  let description = [{
+    Makes the plan real on tensors, before bufferization: each arena becomes
+    a memref of `i8` in its memory space (`#helia.memory<"dtcm">`), a
+    constant arena a read-only global holding the bytes of its constants
+    (staged ones also a runtime arena that `<prefix>_hydrate_constants`
+    fills), and each planned buffer's root a `memref.view` into its arena
+    at its offset, wrapped in `bufferization.to_tensor restrict`; streamed
+    constants get a `helia.stream` into their pool slot before their first
+    reader. Values bufferized into another buffer are copied into their
+    slot with `bufferization.materialize_in_destination`. The binding and
+    placement attributes are dropped afterwards. Arena and slot rewriting
+    share one pass because the bindings name the `helia.arena` symbols
+    that the globals replace.
+
+    ```mlir
+    // helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+    memref.global "private" @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
+    %arena = memref.get_global @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">>
+    %view = memref.view %arena[%c32][] : memref<64xi8, #helia.memory<"dtcm">> to memref<8xf32, #helia.memory<"dtcm">>
+    ```
+  }];
+  let options = [HeliaArenaModeOption];
   let statistics = [
     Statistic<"numArenas", "arenas", "Arenas lowered">,
-    Statistic<"numViews", "views", "Views created into arenas">,
     Statistic<"numConstants", "constants", "Constants packed into arenas">,
     Statistic<"numStreams", "streams", "Streamed constants">,
     Statistic<"numPlanCopies", "plan-copies",
@@ -317,6 +359,31 @@ def HeliaLowerToMemref : Pass<"helia-lower-to-memref", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def HeliaBufferizeInPlace
+    : Pass<"helia-bufferize-in-place", "::mlir::ModuleOp"> {
+  let summary = "One-Shot Bufferize into the planned views, in place only";
+  let description = [{
+    Runs One-Shot Bufferize with helia's options. Where upstream
+    `one-shot-bufferize` would copy an operand it must write out of place,
+    this pass reports a located error in a planned function: the plan did
+    not count the memory of the copy.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def HeliaVerifyNoAllocations
+    : Pass<"helia-verify-no-allocations", "::mlir::ModuleOp"> {
+  let summary = "Check that planned functions allocate nothing";
+  let description = [{
+    The last pass of `helia-lower-to-memref`: a `memref.alloc` or
+    `memref.alloca` left in a function listed in `helia.firmware` is memory
+    the plan did not count, reported at the op.
+  }];
 }
 
 def HeliaHydrateOnFirstCall
