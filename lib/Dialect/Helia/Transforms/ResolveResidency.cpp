@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/RuleResolver.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -25,115 +26,9 @@ namespace mlir::helia {
 
 using namespace mlir;
 using namespace mlir::helia;
+using namespace mlir::helia::rules;
 
 namespace {
-
-enum Field : unsigned { MemoryField, DestinationField, ResidencyField };
-constexpr unsigned kNumFields = 3;
-constexpr const char *kFieldNames[kNumFields] = {
-    "memory", "constant_destination_memory", "residency"};
-
-/// Where a resolved field came from.
-constexpr int kUnset = -1;
-constexpr int kOverride = -2;
-
-/// An `id` entry that names a tensor by the id the report shows: `#12`, or
-/// `model:#12` (a glob over function names before the colon).
-struct TensorIdRef {
-  std::optional<llvm::GlobPattern> function;
-  uint64_t id;
-};
-
-/// Parses `text` as a tensor id reference, or returns std::nullopt when it
-/// is a glob over names.
-static std::optional<TensorIdRef> parseTensorIdRef(StringRef text) {
-  auto [function, number] = text.rsplit('#');
-  if (number.size() == text.size() || number.empty())
-    return std::nullopt;
-  TensorIdRef ref;
-  if (number.getAsInteger(10, ref.id))
-    return std::nullopt;
-  if (function.empty())
-    return ref;
-  if (!function.consume_back(":") || function.empty())
-    return std::nullopt;
-  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(function);
-  if (!glob) {
-    llvm::consumeError(glob.takeError());
-    return std::nullopt;
-  }
-  ref.function = std::move(*glob);
-  return ref;
-}
-
-/// A rule with its globs compiled and its precedence computed.
-struct CompiledRule {
-  RuleAttr rule;
-  unsigned index;
-  /// 3: type and identity, 2: type only, 1: identity only, 0: neither.
-  unsigned rank;
-  SmallVector<llvm::GlobPattern> names;
-  SmallVector<TensorIdRef> ids;
-  SmallVector<llvm::GlobPattern> ops;
-  bool matchedAny = false;
-
-  bool matches(const TensorInfo &tensor, StringRef function) const {
-    if (rule.givesType() && *rule.getType() != tensor.kind)
-      return false;
-    if (rule.getId()) {
-      bool byName = tensor.name && llvm::any_of(names, [&](const auto &p) {
-                      return p.match(tensor.name);
-                    });
-      bool byId = llvm::any_of(ids, [&](const TensorIdRef &ref) {
-        return ref.id == tensor.id &&
-               (!ref.function || ref.function->match(function));
-      });
-      if (!byName && !byId)
-        return false;
-    }
-    if (rule.getOp()) {
-      Operation *producer = tensor.value.getDefiningOp();
-      if (!producer ||
-          llvm::none_of(ops, [&](const llvm::GlobPattern &p) {
-            return p.match(producer->getName().getStringRef());
-          }))
-        return false;
-    }
-    return true;
-  }
-
-  /// True if the rule sets `field`; a destination also sets the residency
-  /// (to pin) at the rule's precedence.
-  bool sets(Field field) const {
-    TensorAttributesAttr attrs = rule.getAttributes();
-    switch (field) {
-    case MemoryField:
-      return static_cast<bool>(attrs.getMemory());
-    case DestinationField:
-      return static_cast<bool>(attrs.getConstantDestinationMemory());
-    case ResidencyField:
-      return attrs.getResidency() ||
-             static_cast<bool>(attrs.getConstantDestinationMemory());
-    }
-    llvm_unreachable("unknown field");
-  }
-};
-
-/// The merged attributes of one tensor and where each field came from.
-struct Resolution {
-  StringAttr memory, destination;
-  std::optional<Residency> residency;
-  int source[kNumFields] = {kUnset, kUnset, kUnset};
-  /// True when a winning residency of direct or stream dropped a
-  /// destination set by a lower-precedence rule.
-  bool droppedDestination = false;
-};
-
-static std::string describeSource(int source) {
-  if (source == kOverride)
-    return "the op's helia.attributes";
-  return "rule #" + std::to_string(source);
-}
 
 struct HeliaResolveResidency
     : mlir::helia::impl::HeliaResolveResidencyBase<HeliaResolveResidency> {
@@ -153,7 +48,7 @@ private:
                          Location loc, bool &ok);
 
   PlatformAttr platformAttr;
-  std::vector<CompiledRule> rules;
+  std::optional<RuleResolver> resolver;
   /// The function whose tensors are being resolved.
   StringRef currentFunction;
   /// (id-only rule, type-only rule) pairs already warned about.
@@ -222,80 +117,20 @@ LogicalResult HeliaResolveResidency::checkRule(const CompiledRule &rule,
   return success();
 }
 
+/// The rules' resolution of `tensor`, with the warning when a type-only
+/// rule outranks an id-only one (once per pair of rules).
 Resolution HeliaResolveResidency::resolve(const TensorInfo &tensor,
                                           TensorAttributesAttr override,
                                           Location loc) {
-  Resolution res;
-  // winner[f]: the matching rule of highest (rank, index) that sets f.
-  const CompiledRule *winner[kNumFields] = {nullptr, nullptr, nullptr};
-  // Highest id-only rule per field, for the outranking warning.
-  const CompiledRule *idOnly[kNumFields] = {nullptr, nullptr, nullptr};
-  for (CompiledRule &rule : rules) {
-    if (!rule.matches(tensor, currentFunction))
-      continue;
-    rule.matchedAny = true;
-    for (unsigned f = 0; f < kNumFields; ++f) {
-      if (!rule.sets(Field(f)))
-        continue;
-      const CompiledRule *&w = winner[f];
-      if (!w || rule.rank >= w->rank)
-        w = &rule;
-      if (rule.rank == 1)
-        idOnly[f] = &rule;
-    }
-  }
-  for (unsigned f = 0; f < kNumFields; ++f) {
-    const CompiledRule *w = winner[f];
-    if (!w)
-      continue;
-    res.source[f] = w->index;
-    TensorAttributesAttr attrs = w->rule.getAttributes();
-    switch (Field(f)) {
-    case MemoryField:
-      res.memory = attrs.getMemory();
-      break;
-    case DestinationField:
-      res.destination = attrs.getConstantDestinationMemory();
-      break;
-    case ResidencyField:
-      res.residency = attrs.getConstantDestinationMemory()
-                          ? Residency::Pin
-                          : *attrs.getResidency();
-      break;
-    }
-    // An id-only rule that a type-only rule outranks surprises users.
-    if (w->rank == 2 && idOnly[f] &&
-        warnedOutranked.insert({idOnly[f]->index, w->index}).second)
-      emitWarning(loc) << "rule #" << idOnly[f]->index << " (id only) sets "
-                       << kFieldNames[f] << " for tensor '"
-                       << (tensor.name ? tensor.name.getValue() : "") << "' but rule #"
-                       << w->index
+  Resolution res = resolver->resolve(tensor, currentFunction, override);
+  for (auto [field, idOnly, winner] : res.outranked)
+    if (warnedOutranked.insert({idOnly, winner}).second)
+      emitWarning(loc) << "rule #" << idOnly << " (id only) sets "
+                       << kFieldNames[field] << " for tensor '"
+                       << (tensor.name ? tensor.name.getValue() : "")
+                       << "' but rule #" << winner
                        << " (type only) outranks it; add \"type\" to rule #"
-                       << idOnly[f]->index << " to make it win";
-  }
-  if (override) {
-    if (StringAttr memory = override.getMemory()) {
-      res.memory = memory;
-      res.source[MemoryField] = kOverride;
-    }
-    if (StringAttr dest = override.getConstantDestinationMemory()) {
-      res.destination = dest;
-      res.source[DestinationField] = kOverride;
-      res.residency = Residency::Pin;
-      res.source[ResidencyField] = kOverride;
-    }
-    if (std::optional<Residency> residency = override.getResidency()) {
-      res.residency = residency;
-      res.source[ResidencyField] = kOverride;
-    }
-  }
-  // The residency decides: direct or stream reads the constant from its
-  // source, so a destination from a lower-precedence rule does not apply.
-  if (res.destination && res.residency && *res.residency != Residency::Pin) {
-    res.destination = {};
-    res.source[DestinationField] = kUnset;
-    res.droppedDestination = true;
-  }
+                       << idOnly << " to make it win";
   return res;
 }
 
@@ -386,28 +221,11 @@ void HeliaResolveResidency::runOnOperation() {
                         : readRulesFile(rulesFile, module.getLoc());
   if (failed(ruleList))
     return signalPassFailure();
-  rules.clear();
   warnedOutranked.clear();
-  for (auto [index, rule] : llvm::enumerate(*ruleList)) {
-    CompiledRule compiled{rule, static_cast<unsigned>(index),
-                          2u * rule.givesType() + rule.givesId(), {}};
-    if (ArrayAttr ids = rule.getId())
-      for (Attribute id : ids) {
-        StringRef text = cast<StringAttr>(id).getValue();
-        if (std::optional<TensorIdRef> ref = parseTensorIdRef(text))
-          compiled.ids.push_back(std::move(*ref));
-        else
-          compiled.names.push_back(
-              cantFail(llvm::GlobPattern::create(text)));
-      }
-    if (ArrayAttr ops = rule.getOp())
-      for (Attribute op : ops)
-        compiled.ops.push_back(cantFail(
-            llvm::GlobPattern::create(cast<StringAttr>(op).getValue())));
-    if (failed(checkRule(compiled, module.getLoc())))
+  resolver.emplace(*ruleList);
+  for (const CompiledRule &rule : resolver->getRules())
+    if (failed(checkRule(rule, module.getLoc())))
       return signalPassFailure();
-    rules.push_back(std::move(compiled));
-  }
 
   // The platform and rules that were applied become the module's, so that
   // later passes and readers see them; a preset stays a name.
@@ -478,7 +296,7 @@ void HeliaResolveResidency::runOnOperation() {
   if (!ok)
     return signalPassFailure();
 
-  for (const CompiledRule &rule : rules)
+  for (const CompiledRule &rule : resolver->getRules())
     if (!rule.matchedAny)
       emitWarning(module.getLoc())
           << "rule #" << rule.index << " " << rule.rule
