@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Lowering.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -167,44 +168,32 @@ void HeliaHydrateOnFirstCall::hydrateOwnedArenas(
 
 void HeliaHydrateOnFirstCall::runOnOperation() {
   ModuleOp module = getOperation();
-  auto record =
-      module->getAttrOfType<DictionaryAttr>(HeliaDialect::getFirmwareAttrName());
-  auto prefix = record ? record.getAs<StringAttr>("prefix") : StringAttr();
-  if (!prefix) {
+  LoweringEntries lowered = LoweringEntries::fromFirmware(module);
+  if (lowered.prefix.empty()) {
     module.emitError("module has no '")
         << HeliaDialect::getFirmwareAttrName()
         << "' record of its prefix and entry points; run "
            "helia-lower-to-memref first";
     return signalPassFailure();
   }
-  auto hydrate = module.lookupSymbol<func::FuncOp>(
-      (prefix.getValue() + "_hydrate_constants").str());
+  auto hydrate =
+      module.lookupSymbol<func::FuncOp>(lowered.getHydrateName());
   // No staged constants: nothing to hydrate.
   if (!hydrate || hydrate.isExternal())
     return markAllAnalysesPreserved();
 
   llvm::StringSet<> entries;
-  // Names after helia-lower-to-memref; {name, type} dictionaries after
-  // helia-lower-copies.
-  if (auto list = record.getAs<ArrayAttr>("entries"))
-    for (Attribute entry : list) {
-      auto name = dyn_cast<StringAttr>(entry);
-      if (auto dict = dyn_cast<DictionaryAttr>(entry))
-        name = dict.getAs<StringAttr>("name");
-      if (name)
-        entries.insert(name.getValue());
-    }
+  for (func::FuncOp func : lowered.planned)
+    entries.insert(func.getName());
 
   if (hydrate.getNumArguments() == 0) {
     SymbolTableCollection symbolTables;
     SymbolUserMap users(symbolTables, module);
-    if (failed(guardEntries(module, hydrate, entries, users,
-                            prefix.getValue())))
+    if (failed(guardEntries(module, hydrate, entries, users, lowered.prefix)))
       return signalPassFailure();
     return;
   }
-  if (auto alloc = module.lookupSymbol<func::FuncOp>(
-          (prefix.getValue() + "_alloc_arenas").str())) {
+  if (auto alloc = module.lookupSymbol<func::FuncOp>(lowered.getAllocName())) {
     if (failed(hydrateAfterAlloc(alloc, hydrate)))
       return signalPassFailure();
     return;

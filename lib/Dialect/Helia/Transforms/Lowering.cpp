@@ -98,10 +98,17 @@ LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
     return entries;
   if (auto prefix = firmware.getAs<StringAttr>("prefix"))
     entries.prefix = prefix.str();
-  if (auto names = firmware.getAs<ArrayAttr>("entries"))
-    for (auto name : names.getAsRange<StringAttr>())
-      if (auto func = module.lookupSymbol<func::FuncOp>(name))
-        entries.planned.push_back(func);
+  // Names after helia-arena-calling-convention; {name, type} dictionaries
+  // after helia-lower-copies.
+  if (auto list = firmware.getAs<ArrayAttr>("entries"))
+    for (Attribute entry : list) {
+      auto name = dyn_cast<StringAttr>(entry);
+      if (auto dict = dyn_cast<DictionaryAttr>(entry))
+        name = dict.getAs<StringAttr>("name");
+      if (name)
+        if (auto func = module.lookupSymbol<func::FuncOp>(name))
+          entries.planned.push_back(func);
+    }
   return entries;
 }
 
