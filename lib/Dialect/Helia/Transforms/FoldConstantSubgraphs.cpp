@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -196,14 +197,8 @@ static std::optional<DenseElementsAttr> evaluateMove(linalg::LinalgOp op) {
   unsigned numLoops = ranges.size();
   SmallVector<int64_t> inputStride(numLoops, 0), outputStride(numLoops, 0);
   int64_t inputBase = 0;
-  auto strides = [](RankedTensorType type) {
-    SmallVector<int64_t> result(type.getRank(), 1);
-    for (int64_t d = type.getRank() - 2; d >= 0; --d)
-      result[d] = result[d + 1] * type.getDimSize(d + 1);
-    return result;
-  };
-  SmallVector<int64_t> inStrides = strides(inputType);
-  SmallVector<int64_t> outStrides = strides(resultType);
+  SmallVector<int64_t> inStrides = computeStrides(inputType.getShape());
+  SmallVector<int64_t> outStrides = computeStrides(resultType.getShape());
   for (auto [r, expr] : llvm::enumerate(inputMap.getResults())) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
       inputStride[dim.getPosition()] += inStrides[r];
@@ -245,17 +240,14 @@ evaluateSlice(tensor::ExtractSliceOp slice) {
       llvm::any_of(strides, ShapedType::isDynamic))
     return std::nullopt;
   unsigned rank = sourceType.getRank();
-  SmallVector<int64_t> sourceStrides(rank, 1);
-  for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d)
-    sourceStrides[d] = sourceStrides[d + 1] * sourceType.getDimSize(d + 1);
-  SmallVector<int64_t> inputStride(rank), outputStride(rank, 1);
+  SmallVector<int64_t> sourceStrides = computeStrides(sourceType.getShape());
+  SmallVector<int64_t> outputStride = computeStrides(sizes);
+  SmallVector<int64_t> inputStride(rank);
   int64_t inputBase = 0;
   for (unsigned d = 0; d < rank; ++d) {
     inputStride[d] = sourceStrides[d] * strides[d];
     inputBase += offsets[d] * sourceStrides[d];
   }
-  for (int64_t d = static_cast<int64_t>(rank) - 2; d >= 0; --d)
-    outputStride[d] = outputStride[d + 1] * sizes[d + 1];
   return gather(resultType, source->data, *elementBytes, sizes, inputStride,
                 inputBase, outputStride);
 }
