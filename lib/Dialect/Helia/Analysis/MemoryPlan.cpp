@@ -8,6 +8,7 @@
 
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
+#include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Planner/Intervals.h"
@@ -21,7 +22,8 @@ using namespace mlir;
 using namespace mlir::helia;
 
 FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
-                                        StringRef platformOverride) {
+                                        StringRef platformOverride,
+                                        const ModuleSchedule *schedule) {
   FailureOr<PlatformAttr> platform = lookupPlatform(module, platformOverride);
   if (failed(platform))
     return failure();
@@ -53,12 +55,22 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
   }
 
   unsigned numBuffers = 0;
+  unsigned funcIndex = 0;
   for (auto func : module.getOps<FunctionOpInterface>()) {
     if (!isPlannedFunction(func))
       continue;
-    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
-    if (failed(analysis))
-      return failure();
+    // The schedule holds the analysis of every planned function, in module
+    // order; without one, analyze the function here.
+    std::optional<BufferAnalysis> own;
+    const BufferAnalysis *analysis;
+    if (schedule) {
+      analysis = &schedule->getFunctions()[funcIndex++].analysis;
+    } else {
+      FailureOr<BufferAnalysis> built = BufferAnalysis::analyze(func);
+      if (failed(built))
+        return failure();
+      analysis = &own.emplace(std::move(*built));
+    }
     llvm::BitVector constantOnlyBuffers =
         findConstantOnlyBuffers(func, *analysis);
     plan.functions.push_back(func.getName().str());

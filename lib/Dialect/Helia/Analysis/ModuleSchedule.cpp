@@ -249,3 +249,6 @@ ModuleSchedule::getStreamWindow(unsigned func,
     return {0, numSteps - 1};
   return {fn.start[buffer.readSteps.front()], fn.end[buffer.readSteps.back()]};
 }
+
+ModuleScheduleAnalysis::ModuleScheduleAnalysis(Operation *op)
+    : schedule(ModuleSchedule::build(cast<ModuleOp>(op))) {}

@@ -1,6 +1,8 @@
 //===- ExportPlan.cpp - write the memory plan as JSON ---------------------===//
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Export/PlanExport.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -32,7 +34,14 @@ struct HeliaExportPlan
                        "or svg=<path> ('-' for stdout)");
       return signalPassFailure();
     }
-    FailureOr<MemoryPlan> plan = MemoryPlan::build(module, platform);
+    // The platform first, so that its errors come before the schedule's.
+    if (failed(lookupPlatform(module, platform)))
+      return signalPassFailure();
+    FailureOr<const ModuleSchedule *> schedule =
+        getAnalysis<ModuleScheduleAnalysis>().getSchedule();
+    if (failed(schedule))
+      return signalPassFailure();
+    FailureOr<MemoryPlan> plan = MemoryPlan::build(module, platform, *schedule);
     if (failed(plan))
       return signalPassFailure();
     if (!json.empty() &&

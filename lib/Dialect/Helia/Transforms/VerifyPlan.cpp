@@ -124,9 +124,12 @@ void HeliaVerifyPlan::runOnOperation() {
 
   // One timeline for all functions; constants and persistent tensors are
   // live for all of it.
-  FailureOr<ModuleSchedule> schedule = ModuleSchedule::build(module);
-  if (failed(schedule))
+  // Built by helia-assign-bindings when it ran before in the pipeline.
+  FailureOr<const ModuleSchedule *> built =
+      getAnalysis<ModuleScheduleAnalysis>().getSchedule();
+  if (failed(built))
     return signalPassFailure();
+  const ModuleSchedule *schedule = *built;
   int64_t total = schedule->getNumSteps();
   for (auto [f, function] : llvm::enumerate(schedule->getFunctions())) {
     const BufferAnalysis &analysis = function.analysis;
@@ -245,9 +248,11 @@ void HeliaVerifyPlan::runOnOperation() {
     return signalPassFailure();
   }
 
-  // The replay analyzes the module anew: free this analysis first.
+  // The replay analyzes the module anew, independently of the schedule:
+  // drop the schedule first (peak memory on large modules). The passes
+  // after this one build it again if they need it.
   placed.clear();
-  schedule.reset();
+  getAnalysisManager().invalidate(mlir::detail::PreservedAnalyses());
 
   if (hydrate == HydrateMode::Explicit)
     warnMissingHydrate(module, prefix);

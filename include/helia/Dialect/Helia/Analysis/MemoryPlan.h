@@ -20,6 +20,8 @@
 
 namespace mlir::helia {
 
+class ModuleSchedule;
+
 struct PlanMemory {
   std::string name;
   /// The capacity the plan was made for: the memory-limit it obeyed, else
@@ -120,9 +122,12 @@ struct MemoryPlan {
   std::vector<PlanTensor> tensors;
 
   /// Reads the plan of a bound module. Fails with a located error when a
-  /// tensor has no binding or a binding names no arena.
+  /// tensor has no binding or a binding names no arena. With `schedule`
+  /// (the module's, e.g. from ModuleScheduleAnalysis), its buffer analyses
+  /// are reused instead of analyzing each function again.
   static FailureOr<MemoryPlan> build(ModuleOp module,
-                                     StringRef platformOverride = {});
+                                     StringRef platformOverride = {},
+                                     const ModuleSchedule *schedule = nullptr);
 
   /// The peak of arena `arena`: the (function, step) with the most live
   /// bytes, ties to the first in (function name, step) order. Tensors count

@@ -69,6 +69,29 @@ private:
   int64_t numSteps = 0;
 };
 
+/// The schedule as an MLIR analysis (`getAnalysis<ModuleScheduleAnalysis>()`
+/// on the module), so that the passes of one pipeline build it once:
+/// helia-assign-bindings builds it and preserves it (it writes bindings and
+/// arenas, which the schedule does not read), helia-verify-plan and
+/// helia-export-plan reuse it. Any pass that does not preserve it drops it.
+class ModuleScheduleAnalysis {
+public:
+  /// Builds the schedule of `op`, a module; a failure has been reported
+  /// with a located error.
+  explicit ModuleScheduleAnalysis(Operation *op);
+
+  /// The schedule, or failure when building it failed (reported once, when
+  /// it was built).
+  FailureOr<const ModuleSchedule *> getSchedule() const {
+    if (failed(schedule))
+      return failure();
+    return &*schedule;
+  }
+
+private:
+  FailureOr<ModuleSchedule> schedule;
+};
+
 } // namespace mlir::helia
 
 #endif // HELIA_DIALECT_HELIA_ANALYSIS_MODULESCHEDULE_H
