@@ -57,3 +57,27 @@ module {
     return %r : tensor<4xf32>
   }
 }
+
+// -----
+
+// The first planned function holds no tensor, so the lowering names its
+// entry points after @model, the first function it binds: so does the
+// warning (@model_hydrate_constants, not @scale_hydrate_constants).
+
+module attributes {helia.rules = [#helia.rule<type = constant, attributes = <constant_destination_memory = "dtcm">>]} {
+  func.func @scale(%s: f32) -> f32 {
+    %r = arith.mulf %s, %s : f32
+    return %r : f32
+  }
+  func.func @model(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %w = arith.constant dense<2.0> : tensor<4xf32>
+    %e = tensor.empty() : tensor<4xf32>
+    %y = linalg.mul ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
+    // expected-warning @below {{@main runs @model, whose plan has staged constants, without calling @model_hydrate_constants first}}
+    %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}

@@ -17,6 +17,38 @@ bool mlir::helia::isPlannedFunction(FunctionOpInterface func) {
          !func->hasAttr(HeliaDialect::getUnplannedAttrName());
 }
 
+bool mlir::helia::isBoundFunction(FunctionOpInterface func) {
+  if (func.isExternal())
+    return false;
+  StringRef name = HeliaDialect::getBindingAttrName();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, name))
+      return true;
+  return func
+      ->walk([&](Operation *op) {
+        return op->hasAttr(name) ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+std::string mlir::helia::getFirmwarePrefix(ModuleOp module, StringRef option) {
+  if (!option.empty())
+    return option.str();
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isBoundFunction(func))
+      return func.getName().str();
+  return "helia";
+}
+
+std::string mlir::helia::getHydrateFunctionName(StringRef prefix) {
+  return (prefix + "_hydrate_constants").str();
+}
+
+std::string mlir::helia::getAllocFunctionName(StringRef prefix) {
+  return (prefix + "_alloc_arenas").str();
+}
+
 StringRef mlir::helia::getCalleeName(CallOpInterface call) {
   auto callee = dyn_cast_if_present<SymbolRefAttr>(
       call.getCallableForCallee().dyn_cast<SymbolRefAttr>());

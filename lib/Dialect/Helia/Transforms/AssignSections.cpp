@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -295,7 +296,7 @@ void HeliaAssignSections::runOnOperation() {
       failed(createCopyHook(module)))
     return signalPassFailure();
   if (auto hydrate = module.lookupSymbol<LLVM::LLVMFuncOp>(
-          layout.prefix + "_hydrate_constants")) {
+          getHydrateFunctionName(layout.prefix))) {
     if (!hydrate.isExternal())
       hydrate.setLinkage(LLVM::Linkage::Weak);
     // With arena arguments C calls it through its C interface (an entry).

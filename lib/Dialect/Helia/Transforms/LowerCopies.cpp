@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -200,7 +201,7 @@ static DictionaryAttr recordEntryPoints(ModuleOp module,
   // C calls it through its C interface too.
   if (auto prefix = record.getAs<StringAttr>("prefix"))
     if (auto hydrate = module.lookupSymbol<func::FuncOp>(
-            (prefix.getValue() + "_hydrate_constants").str()))
+            getHydrateFunctionName(prefix.getValue())))
       if (hydrate.getNumArguments() > 0)
         candidates.push_back(hydrate.getSymNameAttr());
   SmallVector<Attribute> entries;

@@ -64,29 +64,12 @@ unsigned ArenaTable::getNumArgs() const {
       arenas, [](const auto &entry) { return entry.second.argIndex >= 0; });
 }
 
-/// True when `op` carries a binding, or one of `func`'s arguments does.
-static bool isPlanned(func::FuncOp func) {
-  StringRef name = HeliaDialect::getBindingAttrName();
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (func.getArgAttr(i, name))
-      return true;
-  return func
-      .walk([&](Operation *op) {
-        return op->hasAttr(name) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {
   LoweringEntries entries;
   for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() && isPlanned(func))
+    if (isBoundFunction(func))
       entries.planned.push_back(func);
-  entries.prefix = prefix.str();
-  if (entries.prefix.empty())
-    entries.prefix =
-        entries.planned.empty() ? "helia" : entries.planned.front().getName().str();
+  entries.prefix = getFirmwarePrefix(module, prefix);
   return entries;
 }
 

@@ -10,6 +10,7 @@
 #ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOWERING_H
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOWERING_H
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 
@@ -89,8 +90,8 @@ struct LoweringEntries {
   /// module's `helia.firmware` dictionary.
   static LoweringEntries fromFirmware(ModuleOp module);
 
-  std::string getHydrateName() const { return prefix + "_hydrate_constants"; }
-  std::string getAllocName() const { return prefix + "_alloc_arenas"; }
+  std::string getHydrateName() const { return getHydrateFunctionName(prefix); }
+  std::string getAllocName() const { return getAllocFunctionName(prefix); }
   std::string getFreeName() const { return prefix + "_free_arenas"; }
 };
 

@@ -8,6 +8,7 @@
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
@@ -77,14 +78,11 @@ static void warnMissingHydrate(ModuleOp module, StringRef prefixOption) {
                     [](ArenaOp arena) { return arena.isStaged(); }))
     return;
   llvm::StringSet<> planned;
-  std::string prefix = prefixOption.str();
   for (auto func : module.getOps<FunctionOpInterface>())
-    if (isPlannedFunction(func)) {
+    if (isPlannedFunction(func))
       planned.insert(func.getName());
-      if (prefix.empty())
-        prefix = func.getName().str();
-    }
-  std::string hydrate = prefix + "_hydrate_constants";
+  std::string hydrate =
+      getHydrateFunctionName(getFirmwarePrefix(module, prefixOption));
   for (auto func : module.getOps<FunctionOpInterface>()) {
     if (isPlannedFunction(func) || func.getName() == hydrate)
       continue;

@@ -12,6 +12,7 @@
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Value.h"
 
@@ -38,6 +39,20 @@ std::string getTensorDisplayName(StringRef name, uint64_t id);
 /// True for functions the planning passes plan: those with a body and
 /// without `helia.unplanned`.
 bool isPlannedFunction(FunctionOpInterface func);
+
+/// True for a function with a body that helia-assign-bindings bound: one of
+/// its arguments or ops carries `helia.binding`. The lowering rewrites these.
+bool isBoundFunction(FunctionOpInterface func);
+
+/// The prefix of the firmware entry points a lowered module defines
+/// (`<prefix>_hydrate_constants`, `<prefix>_alloc_arenas`): `option` when
+/// set, else the name of the first bound function, else "helia".
+std::string getFirmwarePrefix(ModuleOp module, StringRef option);
+
+/// `<prefix>_hydrate_constants`: copies staged constants into their arenas.
+std::string getHydrateFunctionName(StringRef prefix);
+/// `<prefix>_alloc_arenas` (`arena-mode=alloc`): allocates the arenas.
+std::string getAllocFunctionName(StringRef prefix);
 
 /// The name of the function `call` calls directly (the leaf of its symbol
 /// reference); empty for an indirect call.
