@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -196,8 +197,10 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
 }
 
 /// True when `value`'s buffer is a strided view of another buffer: a part of
-/// it (`tensor.extract_slice`), seen through reshapes and casts or written
-/// in place by a destination-style op.
+/// it (`tensor.extract_slice`), seen through reshapes and casts, written in
+/// place by a destination-style op, carried by a loop from its init, or
+/// yielded by a branch of an `scf.if` (whose result then has a layout that
+/// fits every branch, not the identity).
 static bool isStridedView(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
@@ -206,6 +209,25 @@ static bool isStridedView(Value value) {
             tensor::ReshapeOp>(def)) {
       value = def->getOperand(0);
       continue;
+    }
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(def)) {
+      OpOperand *init = loop.getTiedLoopInit(cast<OpResult>(value));
+      if (!init)
+        return false;
+      value = init->get();
+      continue;
+    }
+    if (isa<RegionBranchOpInterface>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      for (Region &region : def->getRegions())
+        for (Block &block : region) {
+          Operation *yield = block.getTerminator();
+          if (yield && isa<RegionBranchTerminatorOpInterface>(yield) &&
+              yield->getNumOperands() == def->getNumResults() &&
+              isStridedView(yield->getOperand(index)))
+            return true;
+        }
+      return false;
     }
     auto dps = dyn_cast<DestinationStyleOpInterface>(def);
     OpOperand *init =
@@ -291,6 +313,41 @@ static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
       op->moveBefore(&top);
   }
   return success();
+}
+
+/// Bufferization collapses a buffer in place only when its layout
+/// guarantees that the collapsed dimensions are contiguous; otherwise it
+/// copies the source into an allocation of its own (a slice across rows,
+/// or an `scf.if` result whose branches yield different layouts and so has
+/// dynamic strides). Make that copy explicit, so that the plan counts it.
+/// (A source whose buffer type bufferization cannot tell is left to the
+/// lowering, which reports any allocation it makes.)
+static void
+copyUncollapsibleSources(FunctionOpInterface func,
+                         bufferization::BufferizationOptions options) {
+  // The lowering makes every buffer the plan counts (a tensor.empty, a
+  // copy, a constant) a view with the identity layout of its slot.
+  options.unknownTypeConverterFn = [](TensorType type, Attribute memorySpace,
+                                      const bufferization::BufferizationOptions &) {
+    return bufferization::getMemRefTypeWithStaticIdentityLayout(type,
+                                                                memorySpace);
+  };
+  bufferization::BufferizationState state;
+  SmallVector<tensor::CollapseShapeOp> uncollapsible;
+  func.walk([&](tensor::CollapseShapeOp collapse) {
+    FailureOr<bufferization::BufferLikeType> type =
+        bufferization::getBufferType(collapse.getSrc(), options, state);
+    auto memref = succeeded(type) ? dyn_cast<MemRefType>(*type) : MemRefType();
+    if (memref && !memref::CollapseShapeOp::isGuaranteedCollapsible(
+                      memref, collapse.getReassociationIndices()))
+      uncollapsible.push_back(collapse);
+  });
+  for (tensor::CollapseShapeOp collapse : uncollapsible) {
+    OpBuilder builder(collapse);
+    collapse.getSrcMutable().set(bufferization::AllocTensorOp::create(
+        builder, collapse.getLoc(), collapse.getSrcType(), ValueRange(),
+        collapse.getSrc()));
+  }
 }
 
 /// A copy that copy insertion made inside a branch (an op there writes into
@@ -405,6 +462,8 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned)
     if (func.getFunctionBody().hasOneBlock())
       hoistUndefinedStorage(func);
+  for (FunctionOpInterface func : planned)
+    copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
     hoistBranchCopies(func);
 }
