@@ -243,7 +243,12 @@ static bool isStridedView(Value value) {
 /// view that is returned or passed to a call would be copied by
 /// bufferization into an allocation of its own. Make that copy explicit,
 /// so that the plan counts it.
+///
+/// A call nested in a region (an scf.if branch, a loop body) gets the copy
+/// into a `tensor.empty` at the top level, one buffer the plan counts, which
+/// serves every run of the region: only the call reads it.
 static void copyStridedAtBoundaries(FunctionOpInterface func) {
+  SmallVector<OpOperand *> strided;
   func.walk([&](Operation *op) {
     bool isReturn = op->hasTrait<OpTrait::ReturnLike>() &&
                     op->getParentOp() == func.getOperation();
@@ -251,13 +256,30 @@ static void copyStridedAtBoundaries(FunctionOpInterface func) {
       return;
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-      if (!type || !type.hasStaticShape() || !isStridedView(operand.get()))
-        continue;
-      OpBuilder builder(op);
-      operand.set(bufferization::AllocTensorOp::create(
-          builder, op->getLoc(), type, ValueRange(), operand.get()));
+      if (type && type.hasStaticShape() && isStridedView(operand.get()))
+        strided.push_back(&operand);
     }
   });
+  for (OpOperand *operand : strided) {
+    Operation *op = operand->getOwner();
+    auto type = cast<RankedTensorType>(operand->get().getType());
+    OpBuilder builder(op);
+    Operation *top = op;
+    while (top->getParentOp() != func.getOperation())
+      top = top->getParentOp();
+    if (top == op) {
+      operand->set(bufferization::AllocTensorOp::create(
+          builder, op->getLoc(), type, ValueRange(), operand->get()));
+      continue;
+    }
+    OpBuilder atTop(top);
+    Value init =
+        tensor::EmptyOp::create(atTop, op->getLoc(), type.getShape(),
+                                type.getElementType(), type.getEncoding());
+    operand->set(
+        linalg::CopyOp::create(builder, op->getLoc(), operand->get(), init)
+            .getResult(0));
+  }
 }
 
 /// Storage that ops nested in regions would create, made plannable before

@@ -6,6 +6,8 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -62,6 +64,26 @@ SmallVector<Type> ArenaTable::getArgTypes() const {
 unsigned ArenaTable::getNumArgs() const {
   return llvm::count_if(
       arenas, [](const auto &entry) { return entry.second.argIndex >= 0; });
+}
+
+BindingAttr FunctionBindings::lookupStorage(Value value) const {
+  while (value) {
+    if (BindingAttr binding = bindings.lookup(value))
+      return binding;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return {};
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+            tensor::ReshapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    OpOperand *init =
+        dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
+    value = init ? init->get() : Value();
+  }
+  return {};
 }
 
 LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {

@@ -115,6 +115,12 @@ struct FunctionBindings {
   /// Tensors that bufferization stores in an operand's buffer (the members
   /// of a buffer after its root): they are in their slot already.
   llvm::DenseSet<Value> storedInOperand;
+
+  /// The binding of the slot `value` is stored in: its own, or, for a value
+  /// nested in a region (which has none), that of the tensor it is written
+  /// into (a destination-style op's init) or reshapes, with the same
+  /// identity layout. Null for anything else (a slice is a strided view).
+  BindingAttr lookupStorage(Value value) const;
 };
 
 /// Records the binding of every tensor of `func` into `result`; every tensor

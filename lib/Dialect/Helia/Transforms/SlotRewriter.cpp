@@ -244,7 +244,7 @@ void SlotRewriter::castCallOperands(OpBuilder &builder,
   builder.setInsertionPoint(call);
   for (OpOperand &operand : call->getOpOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    BindingAttr binding = state.bindings.lookup(operand.get());
+    BindingAttr binding = state.lookupStorage(operand.get());
     if (!type || type.getEncoding() || !binding)
       continue;
     // A copy that copy insertion made for this call (the callee writes into
