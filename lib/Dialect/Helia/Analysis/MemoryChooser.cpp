@@ -49,9 +49,10 @@ LogicalResult MemoryChooser::chooseConstantHomes() {
   // even when its constants are all empty (tensor<0xf32>).
   for (const auto &[key, size] : next) {
     plan.setArenaBytes(key, size);
-    // A staged arena also keeps its source blob in the source memory.
+    // A staged arena also keeps its source blob in the source memory; the
+    // blobs of arenas staged into several memories from one add up.
     if (key.isStaged() && size > 0)
-      plan.setArenaBytes(ArenaKey::getSourceBlobs(key.source), size);
+      plan.addArenaBytes(ArenaKey::getSourceBlobs(key.source), size);
   }
   return success();
 }

@@ -132,6 +132,11 @@ public:
   void setArenaBytes(const ArenaKey &key, int64_t bytes) {
     arenaSizes[key] = bytes;
   }
+  /// Adds `bytes` to the size of `key` (saturating, see addBytes).
+  void addArenaBytes(const ArenaKey &key, int64_t bytes) {
+    int64_t &size = arenaSizes[key];
+    size = addBytes(size, bytes);
+  }
   /// The bytes of `memory` a plan may use (its size or memory-limit).
   int64_t getCapacity(StringRef memory) const {
     return capacities.lookup(memory);
