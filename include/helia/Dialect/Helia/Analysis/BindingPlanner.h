@@ -124,7 +124,8 @@ class SpillLevel {
 public:
   /// `here`: the buffers a rule fixed in `memory`; `open`: the buffers left
   /// to place; `next`: those fixed in the next preferred memory; `budget`:
-  /// the memory's free bytes.
+  /// the memory's free bytes. The lists are the caller's and must outlive
+  /// the level.
   SpillLevel(const BindingPlan &plan, const BindingOptions &options,
              StringRef memory, ArrayRef<unsigned> here,
              ArrayRef<unsigned> open, ArrayRef<unsigned> next,
