@@ -155,11 +155,14 @@ def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
     on the schedule, chooses a
     memory for every tensor the rules left open (the platform's preferred
     order, spilling to the next memory when one is full; constants cold in
-    the first non-volatile memory; PSRAM never), schedules streamed
-    constants into the stream pool, and packs every arena with the packing
-    library. Writes a `#helia.binding` on every tensor and one `helia.arena`
-    per (role, memory, source memory). Over capacity is a located error that
-    names the memory, the shortfall and the tensors live at the peak step.
+    the first non-volatile memory, never in one empty at boot such as
+    PSRAM), schedules streamed constants into the stream pool, and packs
+    every arena with the packing library. Writes a `#helia.binding` on every
+    tensor and one `helia.arena` per (role, memory, source memory). Over
+    capacity is a located error that names the memory, the shortfall and the
+    tensors live at the peak step. The planning is the planner classes'
+    (`Analysis/BindingPlanner.h`); the pass parses its options, builds the
+    schedule and writes the plan.
   }];
   let options = [
     Option<"platform", "platform", "std::string", /*default=*/"\"\"",
