@@ -124,11 +124,14 @@ void HeliaAssignBindings::runOnOperation() {
   FailureOr<llvm::StringMap<int64_t>> capacities = parseLimits(*platformAttr);
   if (failed(capacities))
     return signalPassFailure();
-  FailureOr<ModuleSchedule> schedule = ModuleSchedule::build(module);
+  // Shared with helia-verify-plan and helia-export-plan after it: writing
+  // bindings and arenas changes nothing the schedule reads.
+  FailureOr<const ModuleSchedule *> schedule =
+      getAnalysis<ModuleScheduleAnalysis>().getSchedule();
   if (failed(schedule))
     return signalPassFailure();
 
-  BindingPlan plan(*schedule, *platformAttr, std::move(*capacities),
+  BindingPlan plan(**schedule, *platformAttr, std::move(*capacities),
                    module.getLoc());
   BindingOptions options = getBindingOptions();
   MemoryChooser memories(plan);
@@ -144,5 +147,6 @@ void HeliaAssignBindings::runOnOperation() {
     return signalPassFailure();
   writeBindingPlan(module, plan);
   if (remarks)
-    remarkConstantOnly(*schedule);
+    remarkConstantOnly(**schedule);
+  markAnalysesPreserved<ModuleScheduleAnalysis>();
 }
