@@ -40,7 +40,7 @@ module attributes {helia.platform = #helia.platform<name = "tiny", memories = [#
 
 // Nothing fits: a persistent tensor larger than every preferred memory.
 module attributes {helia.platform = #helia.platform<name = "tiny", memories = [#helia.memory_desc<name = "ram", size = 16>], preferred = ["ram"], alignment = 16>} {
-  // expected-error @+1 {{no preferred memory of platform 'tiny' has room for persistent tensor '#0' (32 bytes); place it with a rule (e.g. memory = "psram")}}
+  // expected-error @+1 {{no preferred memory of platform 'tiny' has room for persistent tensor '#0' (32 bytes); no other writable memory of platform 'tiny' has 32 bytes free for it}}
   func.func @f(%a: tensor<8xf32> {helia.persistent}) -> tensor<8xf32> {
     return %a : tensor<8xf32>
   }

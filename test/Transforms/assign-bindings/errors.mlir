@@ -9,7 +9,27 @@ module attributes {helia.platform = #helia.platform<name = "tiny",
     preferred = ["dtcm"], alignment = 16>} {
   func.func @f(%in: tensor<64xi8>) -> tensor<64xi8> {
     // expected-error @+2 {{memory 'dtcm' over capacity: it holds 256 bytes but needs 448, short by 192 bytes; live at the peak step: 'big' (256 bytes) 'mid' (128 bytes) '#0' (64 bytes)}}
-    // expected-note @+1 {{no preferred memory has room; place tensors in another memory with a rule (e.g. memory = "psram") or raise its memory-limit}}
+    // expected-note @+1 {{no preferred memory has room; no other writable memory of platform 'tiny' has 192 bytes free for tensors; or raise its memory-limit}}
+    %big = "test.op"(%in) {helia.name = "big"} : (tensor<64xi8>) -> tensor<256xi8>
+    %mid = "test.op"(%in) {helia.name = "mid"} : (tensor<64xi8>) -> tensor<128xi8>
+    %out = "test.op"(%big, %mid) : (tensor<256xi8>, tensor<128xi8>) -> tensor<64xi8>
+    return %out : tensor<64xi8>
+  }
+}
+
+// -----
+
+// The fix names a memory of the platform with room (here sram, which the
+// platform does not prefer for scratch).
+
+module attributes {helia.platform = #helia.platform<name = "tiny",
+    memories = [#helia.memory_desc<name = "dtcm", size = 256, init = true>,
+                #helia.memory_desc<name = "sram", size = 1024>,
+                #helia.memory_desc<name = "flash", size = 8192, writable = false, init = true, nonvolatile = true>],
+    preferred = ["dtcm"], alignment = 16>} {
+  func.func @f(%in: tensor<64xi8>) -> tensor<64xi8> {
+    // expected-error @+2 {{memory 'dtcm' over capacity: it holds 256 bytes but needs 448, short by 192 bytes}}
+    // expected-note @+1 {{no preferred memory has room; place tensors with a rule in a memory with room (e.g. memory = "sram", 1024 bytes free); or raise its memory-limit}}
     %big = "test.op"(%in) {helia.name = "big"} : (tensor<64xi8>) -> tensor<256xi8>
     %mid = "test.op"(%in) {helia.name = "mid"} : (tensor<64xi8>) -> tensor<128xi8>
     %out = "test.op"(%big, %mid) : (tensor<256xi8>, tensor<128xi8>) -> tensor<64xi8>
@@ -105,7 +125,7 @@ module attributes {helia.platform = #helia.platform<name = "p", memories = [
   helia.rules = [#helia.rule<type = persistent, attributes = <memory = "dtcm">>]} {
   func.func @f(%x: tensor<32xf32>) -> tensor<32xf32> {
     // expected-error @+2 {{memory 'dtcm' over capacity: it holds 64 bytes but its arenas need 128, short by 64 bytes: persistent_dtcm (128 bytes); the tensors there, largest first: 'state' (128 bytes, persistent)}}
-    // expected-note @+1 {{free 64 bytes of 'dtcm'; place persistent tensors in another memory with a rule (e.g. memory = "psram"); or raise its memory-limit}}
+    // expected-note @+1 {{free 64 bytes of 'dtcm'; place persistent tensors with a rule in a memory with room (e.g. memory = "sram", 4096 bytes free); or raise its memory-limit}}
     %s = "test.op"() {helia.persistent, helia.name = "state"} : () -> tensor<32xf32>
     %y = "test.op"(%x, %s) : (tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32>
     return %y : tensor<32xf32>

@@ -61,6 +61,37 @@ int64_t BindingPlan::getFreeBytes(StringRef memory) const {
   return getCapacity(memory) - used;
 }
 
+std::optional<StringRef> BindingPlan::findMemoryWithRoom(StringRef except,
+                                                         int64_t bytes) const {
+  std::optional<StringRef> best;
+  int64_t bestFree = 0;
+  for (MemoryDescAttr memory : platform.getMemoryList()) {
+    if (!memory.getReadable() || !memory.getWritable() ||
+        memory.getName() == except)
+      continue;
+    int64_t free = getFreeBytes(memory.getName());
+    if (free >= std::max<int64_t>(bytes, 1) && (!best || free > bestFree)) {
+      best = memory.getName();
+      bestFree = free;
+    }
+  }
+  return best;
+}
+
+std::string BindingPlan::suggestMemory(StringRef what, StringRef except,
+                                       int64_t bytes) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (std::optional<StringRef> memory = findMemoryWithRoom(except, bytes))
+    os << "place " << what << " with a rule in a memory with room (e.g. "
+       << "memory = \"" << *memory << "\", " << getFreeBytes(*memory)
+       << " bytes free)";
+  else
+    os << "no other writable memory of platform '" << platform.getName()
+       << "' has " << bytes << " bytes free for " << what;
+  return text;
+}
+
 std::string BindingPlan::describe(const BufferPlan &buffer) const {
   const BufferAnalysis &analysis = getAnalysis(buffer);
   std::string name =

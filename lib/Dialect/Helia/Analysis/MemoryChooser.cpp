@@ -84,7 +84,8 @@ LogicalResult MemoryChooser::choosePersistentHomes() {
                << "no preferred memory of platform '" << platform.getName()
                << "' has room for persistent tensor " << plan.describe(buffer)
                << " (" << buffer.alignedSize
-               << " bytes); place it with a rule (e.g. memory = \"psram\")";
+               << " bytes); "
+               << plan.suggestMemory("it", "", buffer.alignedSize);
     }
     buffer.arena = {ArenaRole::Persistent, home, home};
     int64_t &offset = next[buffer.arena];
@@ -188,7 +189,6 @@ void MemoryChooser::explainUsers(InFlightDiagnostic &diag, StringRef memory,
     note << "; keep some constants' bytes in another memory that holds "
             "initialised data (a rule's memory = ...)";
   if (uses[static_cast<unsigned>(Use::Persistent)])
-    note << "; place persistent tensors in another memory with a rule "
-            "(e.g. memory = \"psram\")";
+    note << "; " << plan.suggestMemory("persistent tensors", memory, shortBy);
   note << "; or raise its memory-limit";
 }

@@ -104,9 +104,11 @@ LogicalResult ScratchPacker::reportUnplaced(ArrayRef<unsigned> pending) {
       packer.pack(all, /*stream=*/false, planner::Algorithm::Heuristic);
   if (failed(solution))
     return failure();
+  int64_t shortBy = solution->peak - plan.getCapacity(last);
   emitOverCapacity(last, solution->peak, liveAtPeak(all)).attachNote()
-      << "no preferred memory has room; place tensors in another memory "
-         "with a rule (e.g. memory = \"psram\") or raise its memory-limit";
+      << "no preferred memory has room; "
+      << plan.suggestMemory("tensors", last, shortBy)
+      << "; or raise its memory-limit";
   return failure();
 }
 

@@ -144,6 +144,17 @@ public:
   /// Bytes of `memory` still free after the arenas decided so far
   /// (negative when they exceed its capacity).
   int64_t getFreeBytes(StringRef memory) const;
+  /// For a diagnostic's fix: the readable and writable memory other than
+  /// `except` with the most free bytes, when it has at least `bytes` free.
+  std::optional<StringRef> findMemoryWithRoom(StringRef except,
+                                              int64_t bytes) const;
+  /// The fix for `what` (e.g. "persistent tensors") that needs `bytes` and
+  /// does not fit `except`: `place <what> with a rule in a memory with room
+  /// (e.g. memory = "<m>", <n> bytes free)` for findMemoryWithRoom, or
+  /// `no other writable memory of platform '<p>' has <bytes> bytes free for
+  /// <what>`.
+  std::string suggestMemory(StringRef what, StringRef except,
+                            int64_t bytes) const;
 
   /// The analysis of the function that `buffer` belongs to.
   const BufferAnalysis &getAnalysis(const BufferPlan &buffer) const {
