@@ -145,7 +145,7 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
   }
 
   StringAttr bindingName =
-      StringAttr::get(ctx, HeliaDialect::getBindingAttrName());
+      StringAttr::get(ctx, HeliaDialect::BindingAttrHelper::getNameStr());
   DenseMap<Operation *, SmallVector<Attribute>> opBindings;
   for (const BufferPlan &buffer : plan.getBuffers()) {
     const ArenaKey &key = buffer.arena;

@@ -79,7 +79,7 @@ SmallVector<Value> StorageResolver::getStorageSources(OpResult result) {
   // its result over one operand's buffer.
   if (!bufferizable)
     if (auto inPlace = op->getAttrOfType<IntegerAttr>(
-            HeliaDialect::getInPlaceAttrName());
+            HeliaDialect::InPlaceAttrHelper::getNameStr());
         inPlace && inPlace.getValue().ult(op->getNumOperands()))
       return {op->getOperand(inPlace.getInt())};
   if (!bufferizable || bufferizable.bufferizesToAllocation(result))
@@ -201,12 +201,12 @@ static LogicalResult
 checkInPlaceMark(Operation *op, const bufferization::BufferizationOptions &options,
                  const DenseMap<Value, unsigned> &tensorIndex,
                  ArrayRef<TensorInfo> tensors) {
-  auto mark = op->getAttrOfType<IntegerAttr>(HeliaDialect::getInPlaceAttrName());
+  auto mark = op->getAttrOfType<IntegerAttr>(HeliaDialect::InPlaceAttrHelper::getNameStr());
   if (!mark)
     return success();
   auto fail = [&]() {
     InFlightDiagnostic diag = op->emitError();
-    diag << "'" << HeliaDialect::getInPlaceAttrName() << "' ";
+    diag << "'" << HeliaDialect::InPlaceAttrHelper::getNameStr() << "' ";
     return diag;
   };
   if (options.dynCastBufferizableOp(op))
@@ -272,7 +272,7 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
   SmallVector<Operation *> inPlaceOps;
   for (Block &block : func.getFunctionBody())
     for (Operation &op : block)
-      if (op.hasAttr(HeliaDialect::getInPlaceAttrName())) {
+      if (op.hasAttr(HeliaDialect::InPlaceAttrHelper::getNameStr())) {
         if (failed(checkInPlaceMark(&op, resolver.getOptions(),
                                     result.tensorIndex, result.tensors)))
           return failure();
@@ -393,10 +393,10 @@ FailureOr<BufferAnalysis> BufferAnalysis::analyze(FunctionOpInterface func) {
         if (useStep <= step)
           continue;
         InFlightDiagnostic diag = op->emitError()
-            << "'" << HeliaDialect::getInPlaceAttrName()
+            << "'" << HeliaDialect::InPlaceAttrHelper::getNameStr()
             << "' writes the result over operand #"
             << op->getAttrOfType<IntegerAttr>(
-                     HeliaDialect::getInPlaceAttrName()).getInt()
+                     HeliaDialect::InPlaceAttrHelper::getNameStr()).getInt()
             << ", but its buffer is read later; drop the attribute (rerun "
                "helia-elementwise-in-place after changing the program)";
         diag.attachNote(user->getLoc()) << "read here";

@@ -43,7 +43,7 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
                            arena.isStaged(), arena.getStream()});
   }
   auto limits = module->getAttrOfType<DictionaryAttr>(
-      HeliaDialect::getMemoryLimitsAttrName());
+      HeliaDialect::MemoryLimitsAttrHelper::getNameStr());
   for (MemoryDescAttr memory : platform->getMemoryList()) {
     auto physical = static_cast<int64_t>(memory.getUsableSize());
     int64_t capacity = physical;

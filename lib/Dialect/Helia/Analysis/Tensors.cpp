@@ -14,13 +14,13 @@ using namespace mlir::helia;
 
 bool mlir::helia::isPlannedFunction(FunctionOpInterface func) {
   return !func.isExternal() &&
-         !func->hasAttr(HeliaDialect::getUnplannedAttrName());
+         !func->hasAttr(HeliaDialect::UnplannedAttrHelper::getNameStr());
 }
 
 bool mlir::helia::isBoundFunction(FunctionOpInterface func) {
   if (func.isExternal())
     return false;
-  StringRef name = HeliaDialect::getBindingAttrName();
+  StringRef name = HeliaDialect::BindingAttrHelper::getNameStr();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     if (func.getArgAttr(i, name))
       return true;
@@ -83,7 +83,7 @@ StringAttr mlir::helia::getTensorName(Value value) {
     Operation *parent = arg.getOwner()->getParentOp();
     if (auto func = dyn_cast_or_null<FunctionOpInterface>(parent))
       if (auto name = func.getArgAttrOfType<StringAttr>(
-              arg.getArgNumber(), HeliaDialect::getNameAttrName()))
+              arg.getArgNumber(), HeliaDialect::NameAttrHelper::getNameStr()))
         return name;
     SmallVector<StringAttr> names;
     collectLocNames(arg.getLoc(), names);
@@ -92,7 +92,7 @@ StringAttr mlir::helia::getTensorName(Value value) {
   auto result = cast<OpResult>(value);
   Operation *op = result.getOwner();
   unsigned index = result.getResultNumber();
-  if (Attribute attr = op->getAttr(HeliaDialect::getNameAttrName())) {
+  if (Attribute attr = op->getAttr(HeliaDialect::NameAttrHelper::getNameStr())) {
     if (auto name = dyn_cast<StringAttr>(attr))
       return op->getNumResults() == 1 ? name : StringAttr();
     if (auto list = dyn_cast<ArrayAttr>(attr);
@@ -113,19 +113,19 @@ TensorKind mlir::helia::getTensorKind(Value value) {
     if (auto func = dyn_cast_or_null<FunctionOpInterface>(
             arg.getOwner()->getParentOp())) {
       unsigned i = arg.getArgNumber();
-      if (func.getArgAttr(i, HeliaDialect::getConstantAttrName()))
+      if (func.getArgAttr(i, HeliaDialect::ConstantAttrHelper::getNameStr()))
         return TensorKind::Constant;
-      if (func.getArgAttr(i, HeliaDialect::getPersistentAttrName()) ||
+      if (func.getArgAttr(i, HeliaDialect::PersistentAttrHelper::getNameStr()) ||
           func.getArgAttr(i, kTflmPersistentAttrName))
         return TensorKind::Persistent;
     }
     return TensorKind::Scratch;
   }
   Operation *op = value.getDefiningOp();
-  if (op->hasAttr(HeliaDialect::getConstantAttrName()) ||
+  if (op->hasAttr(HeliaDialect::ConstantAttrHelper::getNameStr()) ||
       op->hasTrait<OpTrait::ConstantLike>())
     return TensorKind::Constant;
-  if (op->hasAttr(HeliaDialect::getPersistentAttrName()) ||
+  if (op->hasAttr(HeliaDialect::PersistentAttrHelper::getNameStr()) ||
       op->hasAttr(kTflmPersistentAttrName))
     return TensorKind::Persistent;
   return TensorKind::Scratch;
@@ -151,11 +151,11 @@ static AttrT getTensorAttr(Value value, StringRef name) {
 
 PlacementAttr mlir::helia::getPlacement(Value value) {
   return getTensorAttr<PlacementAttr>(value,
-                                      HeliaDialect::getPlacementAttrName());
+                                      HeliaDialect::PlacementAttrHelper::getNameStr());
 }
 
 BindingAttr mlir::helia::getBinding(Value value) {
-  return getTensorAttr<BindingAttr>(value, HeliaDialect::getBindingAttrName());
+  return getTensorAttr<BindingAttr>(value, HeliaDialect::BindingAttrHelper::getNameStr());
 }
 
 /// Checks that a tensor can be planned: ranked, static, sized.

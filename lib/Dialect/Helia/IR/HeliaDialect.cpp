@@ -346,7 +346,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
-  if (name == getPlatformAttrName()) {
+  if (name == PlatformAttrHelper::getNameStr()) {
     if (!isa<ModuleOp>(op))
       return op->emitOpError("'") << name << "' belongs on a builtin.module";
     if (isa<PlatformAttr>(value))
@@ -363,7 +363,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError("'")
            << name << "' must be a preset name or a #helia.platform";
   }
-  if (name == getRulesAttrName()) {
+  if (name == RulesAttrHelper::getNameStr()) {
     if (!isa<ModuleOp>(op))
       return op->emitOpError("'") << name << "' belongs on a builtin.module";
     auto rules = dyn_cast<ArrayAttr>(value);
@@ -371,7 +371,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError("'") << name << "' must be an array of #helia.rule";
     return success();
   }
-  if (name == getMemoryLimitsAttrName()) {
+  if (name == MemoryLimitsAttrHelper::getNameStr()) {
     auto limits = dyn_cast<DictionaryAttr>(value);
     if (!isa<ModuleOp>(op) || !limits ||
         !llvm::all_of(limits, [](NamedAttribute entry) {
@@ -384,12 +384,12 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
                 "builtin.module";
     return success();
   }
-  if (name == getAttributesAttrName()) {
+  if (name == AttributesAttrHelper::getNameStr()) {
     if (!isa<TensorAttributesAttr>(value))
       return op->emitOpError("'") << name << "' must be a #helia.attributes";
     return success();
   }
-  if (name == getNameAttrName()) {
+  if (name == NameAttrHelper::getNameStr()) {
     auto str = dyn_cast<StringAttr>(value);
     auto list = dyn_cast<ArrayAttr>(value);
     if (str || (list && list.size() == op->getNumResults() &&
@@ -398,18 +398,18 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError("'")
            << name << "' must be a string or one string per result";
   }
-  if (name == getConstantAttrName() || name == getPersistentAttrName()) {
+  if (name == ConstantAttrHelper::getNameStr() || name == PersistentAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return op->emitOpError("'") << name << "' must be a unit attribute";
     return success();
   }
-  if (name == getUnplannedAttrName()) {
+  if (name == UnplannedAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitOpError("'")
              << name << "' must be a unit attribute on a function";
     return success();
   }
-  if (name == getPlacementAttrName()) {
+  if (name == PlacementAttrHelper::getNameStr()) {
     auto list = dyn_cast<ArrayAttr>(value);
     if (!list || list.size() != op->getNumResults() ||
         !llvm::all_of(list, llvm::IsaPred<PlacementAttr, UnitAttr>))
@@ -418,7 +418,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
                                      "unit) per result";
     return success();
   }
-  if (name == getBindingAttrName()) {
+  if (name == BindingAttrHelper::getNameStr()) {
     auto list = dyn_cast<ArrayAttr>(value);
     if (!list || list.size() != op->getNumResults() ||
         !llvm::all_of(list, llvm::IsaPred<BindingAttr, UnitAttr>))
@@ -431,7 +431,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
           return failure();
     return success();
   }
-  if (name == getInPlaceAttrName()) {
+  if (name == InPlaceAttrHelper::getNameStr()) {
     auto index = dyn_cast<IntegerAttr>(value);
     if (!index || op->getNumResults() != 1 || index.getValue().isNegative() ||
         index.getValue().uge(op->getNumOperands()))
@@ -441,7 +441,7 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
                 "(helia-elementwise-in-place writes it)";
     return success();
   }
-  if (name == getFirmwareAttrName()) {
+  if (name == FirmwareAttrHelper::getNameStr()) {
     if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(value))
       return op->emitOpError("'")
              << name << "' must be a dictionary on a builtin.module";
@@ -456,31 +456,31 @@ LogicalResult HeliaDialect::verifyRegionArgAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
-  if (name == getNameAttrName()) {
+  if (name == NameAttrHelper::getNameStr()) {
     if (!isa<StringAttr>(value))
       return op->emitOpError("argument attribute '") << name
                                                      << "' must be a string";
     return success();
   }
-  if (name == getConstantAttrName() || name == getPersistentAttrName()) {
+  if (name == ConstantAttrHelper::getNameStr() || name == PersistentAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return op->emitOpError("argument attribute '")
              << name << "' must be a unit attribute";
     return success();
   }
-  if (name == getAttributesAttrName()) {
+  if (name == AttributesAttrHelper::getNameStr()) {
     if (!isa<TensorAttributesAttr>(value))
       return op->emitOpError("argument attribute '")
              << name << "' must be a #helia.attributes";
     return success();
   }
-  if (name == getPlacementAttrName()) {
+  if (name == PlacementAttrHelper::getNameStr()) {
     if (!isa<PlacementAttr>(value))
       return op->emitOpError("argument attribute '")
              << name << "' must be a #helia.placement";
     return success();
   }
-  if (name == getBindingAttrName()) {
+  if (name == BindingAttrHelper::getNameStr()) {
     auto binding = dyn_cast<BindingAttr>(value);
     if (!binding)
       return op->emitOpError("argument attribute '")

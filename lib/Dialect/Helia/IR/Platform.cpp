@@ -148,7 +148,7 @@ FailureOr<PlatformAttr> mlir::helia::lookupPlatform(ModuleOp module,
       return preset;
     return unknown(presetOverride), failure();
   }
-  Attribute attr = module->getAttr(HeliaDialect::getPlatformAttrName());
+  Attribute attr = module->getAttr(HeliaDialect::PlatformAttrHelper::getNameStr());
   if (!attr)
     return getPlatformPreset(ctx, kDefaultPlatformName);
   if (auto platform = dyn_cast<PlatformAttr>(attr))
@@ -158,26 +158,26 @@ FailureOr<PlatformAttr> mlir::helia::lookupPlatform(ModuleOp module,
       return preset;
     return unknown(name.getValue()), failure();
   }
-  module.emitError("'") << HeliaDialect::getPlatformAttrName()
+  module.emitError("'") << HeliaDialect::PlatformAttrHelper::getNameStr()
                         << "' must be a preset name or a #helia.platform";
   return failure();
 }
 
 FailureOr<SmallVector<RuleAttr>> mlir::helia::lookupRules(ModuleOp module) {
   SmallVector<RuleAttr> rules;
-  Attribute attr = module->getAttr(HeliaDialect::getRulesAttrName());
+  Attribute attr = module->getAttr(HeliaDialect::RulesAttrHelper::getNameStr());
   if (!attr)
     return rules;
   auto list = dyn_cast<ArrayAttr>(attr);
   if (!list) {
-    module.emitError("'") << HeliaDialect::getRulesAttrName()
+    module.emitError("'") << HeliaDialect::RulesAttrHelper::getNameStr()
                           << "' must be an array of #helia.rule";
     return failure();
   }
   for (Attribute entry : list) {
     auto rule = dyn_cast<RuleAttr>(entry);
     if (!rule) {
-      module.emitError("'") << HeliaDialect::getRulesAttrName()
+      module.emitError("'") << HeliaDialect::RulesAttrHelper::getNameStr()
                             << "' entry " << entry
                             << " is not a #helia.rule";
       return failure();

@@ -35,7 +35,7 @@ static void recordFirmwareEntries(ModuleOp module,
   for (func::FuncOp func : entries.planned)
     names.push_back(func.getSymNameAttr());
   module->setAttr(
-      HeliaDialect::getFirmwareAttrName(),
+      HeliaDialect::FirmwareAttrHelper::getNameStr(),
       DictionaryAttr::get(
           ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
                                StringAttr::get(ctx, entries.prefix)),

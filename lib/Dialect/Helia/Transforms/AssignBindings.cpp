@@ -83,9 +83,9 @@ HeliaAssignBindings::parseLimits(PlatformAttr platformAttr) {
              "measure packing)";
   }
   if (limits.empty())
-    module->removeAttr(HeliaDialect::getMemoryLimitsAttrName());
+    module->removeAttr(HeliaDialect::MemoryLimitsAttrHelper::getNameStr());
   else
-    module->setAttr(HeliaDialect::getMemoryLimitsAttrName(),
+    module->setAttr(HeliaDialect::MemoryLimitsAttrHelper::getNameStr(),
                     DictionaryAttr::get(&getContext(), limits));
   return capacities;
 }

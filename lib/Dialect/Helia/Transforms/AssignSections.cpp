@@ -56,10 +56,10 @@ private:
 
 LogicalResult HeliaAssignSections::readRecord(ModuleOp module) {
   auto record =
-      module->getAttrOfType<DictionaryAttr>(HeliaDialect::getFirmwareAttrName());
+      module->getAttrOfType<DictionaryAttr>(HeliaDialect::FirmwareAttrHelper::getNameStr());
   if (!record)
     return module.emitError("module has no '")
-           << HeliaDialect::getFirmwareAttrName()
+           << HeliaDialect::FirmwareAttrHelper::getNameStr()
            << "' record of its arenas; lower the plan with "
               "helia-lower-to-memref and helia-lower-copies "
               "(erase-memory-spaces=true) before the conversion to LLVM";
@@ -69,7 +69,7 @@ LogicalResult HeliaAssignSections::readRecord(ModuleOp module) {
   entryRecords = record.getAs<ArrayAttr>("entries");
   if (!prefixAttr || !platformText || !arenaRecords)
     return module.emitError("'")
-           << HeliaDialect::getFirmwareAttrName()
+           << HeliaDialect::FirmwareAttrHelper::getNameStr()
            << "' needs 'prefix', 'platform' and 'arenas'; lower the plan "
               "with helia-lower-copies (erase-memory-spaces=true)";
   layout.prefix = prefixAttr.str();
@@ -324,5 +324,5 @@ void HeliaAssignSections::runOnOperation() {
       })))
     return signalPassFailure();
   // Consumed: LLVM translation has no use for it.
-  module->removeAttr(HeliaDialect::getFirmwareAttrName());
+  module->removeAttr(HeliaDialect::FirmwareAttrHelper::getNameStr());
 }

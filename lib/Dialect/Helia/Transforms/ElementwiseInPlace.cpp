@@ -190,7 +190,7 @@ static void findMarkedWrite(Operation *op, int64_t step,
                             DenseSet<const BufferInfo *> &taken,
                             SmallVectorImpl<InPlaceWrite> &writes) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
-      op->hasAttr(HeliaDialect::getInPlaceAttrName()) ||
+      op->hasAttr(HeliaDialect::InPlaceAttrHelper::getNameStr()) ||
       !isElementwiseTflOp(op->getName().getStringRef()))
     return;
   Value result = op->getResult(0);
@@ -348,7 +348,7 @@ void HeliaElementwiseInPlace::runOnOperation() {
       continue;
     }
     write.op->setAttr(
-        HeliaDialect::getInPlaceAttrName(),
+        HeliaDialect::InPlaceAttrHelper::getNameStr(),
         Builder(write.op->getContext())
             .getI64IntegerAttr(write.input->getOperandNumber()));
   }

@@ -171,7 +171,7 @@ void HeliaHydrateOnFirstCall::runOnOperation() {
   LoweringEntries lowered = LoweringEntries::fromFirmware(module);
   if (lowered.prefix.empty()) {
     module.emitError("module has no '")
-        << HeliaDialect::getFirmwareAttrName()
+        << HeliaDialect::FirmwareAttrHelper::getNameStr()
         << "' record of its prefix and entry points; run "
            "helia-lower-to-memref first";
     return signalPassFailure();

@@ -174,7 +174,7 @@ recordArenaMemories(ModuleOp module, StringRef presetOverride) {
   }
   SmallVector<NamedAttribute> entries;
   if (auto previous = module->getAttrOfType<DictionaryAttr>(
-          HeliaDialect::getFirmwareAttrName()))
+          HeliaDialect::FirmwareAttrHelper::getNameStr()))
     llvm::append_range(entries, previous.getValue());
   llvm::erase_if(entries, [](NamedAttribute entry) {
     return entry.getName() == "platform" || entry.getName() == "arenas";
@@ -240,6 +240,6 @@ void HeliaLowerCopies::runOnOperation() {
   if (failed(record))
     return signalPassFailure();
   eraseHeliaMemorySpaces(module);
-  module->setAttr(HeliaDialect::getFirmwareAttrName(),
+  module->setAttr(HeliaDialect::FirmwareAttrHelper::getNameStr(),
                   recordEntryPoints(module, *record));
 }

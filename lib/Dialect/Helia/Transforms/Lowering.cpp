@@ -98,7 +98,7 @@ LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {
 LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
   LoweringEntries entries;
   auto firmware = module->getAttrOfType<DictionaryAttr>(
-      HeliaDialect::getFirmwareAttrName());
+      HeliaDialect::FirmwareAttrHelper::getNameStr());
   if (!firmware)
     return entries;
   if (auto prefix = firmware.getAs<StringAttr>("prefix"))

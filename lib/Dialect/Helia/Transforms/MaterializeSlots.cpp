@@ -72,8 +72,8 @@ Value mlir::helia::castToDefaultMemorySpace(OpBuilder &builder, Location loc,
 
 /// Drops the plan's attributes: the IR now says where everything lives.
 static void stripPlanAttributes(func::FuncOp func) {
-  StringRef binding = HeliaDialect::getBindingAttrName();
-  StringRef placement = HeliaDialect::getPlacementAttrName();
+  StringRef binding = HeliaDialect::BindingAttrHelper::getNameStr();
+  StringRef placement = HeliaDialect::PlacementAttrHelper::getNameStr();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     func.removeArgAttr(i, binding);
     func.removeArgAttr(i, placement);
@@ -87,8 +87,8 @@ static void stripPlanAttributes(func::FuncOp func) {
     op->removeAttr(placement);
     // One name per result no longer fits once results become memrefs.
     if (isa_and_nonnull<ArrayAttr>(
-            op->getAttr(HeliaDialect::getNameAttrName())))
-      op->removeAttr(HeliaDialect::getNameAttrName());
+            op->getAttr(HeliaDialect::NameAttrHelper::getNameStr())))
+      op->removeAttr(HeliaDialect::NameAttrHelper::getNameStr());
   });
 }
 

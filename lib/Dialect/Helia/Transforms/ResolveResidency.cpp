@@ -230,18 +230,18 @@ void HeliaResolveResidency::runOnOperation() {
   // The platform and rules that were applied become the module's, so that
   // later passes and readers see them; a preset stays a name.
   if (!platform.empty() ||
-      !module->hasAttr(HeliaDialect::getPlatformAttrName()))
-    module->setAttr(HeliaDialect::getPlatformAttrName(),
+      !module->hasAttr(HeliaDialect::PlatformAttrHelper::getNameStr()))
+    module->setAttr(HeliaDialect::PlatformAttrHelper::getNameStr(),
                     StringAttr::get(ctx, platformAttr.getName()));
   if (!rulesFile.empty()) {
     SmallVector<Attribute> ruleAttrs(ruleList->begin(), ruleList->end());
-    module->setAttr(HeliaDialect::getRulesAttrName(),
+    module->setAttr(HeliaDialect::RulesAttrHelper::getNameStr(),
                     ArrayAttr::get(ctx, ruleAttrs));
   }
 
   bool ok = true;
   StringAttr placementName =
-      StringAttr::get(ctx, HeliaDialect::getPlacementAttrName());
+      StringAttr::get(ctx, HeliaDialect::PlacementAttrHelper::getNameStr());
   for (auto func : module.getOps<FunctionOpInterface>()) {
     if (!isPlannedFunction(func))
       continue;
@@ -263,7 +263,7 @@ void HeliaResolveResidency::runOnOperation() {
     for (const TensorInfo &tensor : *tensors) {
       if (auto arg = dyn_cast<BlockArgument>(tensor.value)) {
         auto override = func.getArgAttrOfType<TensorAttributesAttr>(
-            arg.getArgNumber(), HeliaDialect::getAttributesAttrName());
+            arg.getArgNumber(), HeliaDialect::AttributesAttrHelper::getNameStr());
         if (override && failed(checkMemories(override, arg.getLoc(),
                                              "helia.attributes"))) {
           ok = false;
@@ -282,7 +282,7 @@ void HeliaResolveResidency::runOnOperation() {
         current.assign(op->getNumResults(), UnitAttr::get(ctx));
       }
       auto override = op->getAttrOfType<TensorAttributesAttr>(
-          HeliaDialect::getAttributesAttrName());
+          HeliaDialect::AttributesAttrHelper::getNameStr());
       if (override && failed(checkMemories(override, op->getLoc(),
                                            "helia.attributes"))) {
         ok = false;

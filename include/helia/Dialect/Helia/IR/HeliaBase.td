@@ -36,72 +36,51 @@ def Helia_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
-  let extraClassDeclaration = [{
-    /// Module attribute holding the platform (a preset name or a
-    /// `#helia.platform`).
-    static constexpr ::llvm::StringLiteral getPlatformAttrName() {
-      return ::llvm::StringLiteral("helia.platform");
-    }
-    /// Module attribute holding the ordered list of `#helia.rule`s.
-    static constexpr ::llvm::StringLiteral getRulesAttrName() {
-      return ::llvm::StringLiteral("helia.rules");
-    }
-    /// Op attribute (`#helia.attributes`) that overrides every rule for the
-    /// op's results.
-    static constexpr ::llvm::StringLiteral getAttributesAttrName() {
-      return ::llvm::StringLiteral("helia.attributes");
-    }
-    /// Op or argument attribute giving a tensor its name.
-    static constexpr ::llvm::StringLiteral getNameAttrName() {
-      return ::llvm::StringLiteral("helia.name");
-    }
-    /// Op attribute that marks a tensor constant: the op must fold
-    /// (m_Constant) or be an unregistered op without operands or regions.
-    /// On a function argument it is a located error (the caller writes it).
-    static constexpr ::llvm::StringLiteral getConstantAttrName() {
-      return ::llvm::StringLiteral("helia.constant");
-    }
-    /// Function attribute: the planning passes leave this function alone
-    /// (a test harness or host code around the planned model).
-    static constexpr ::llvm::StringLiteral getUnplannedAttrName() {
-      return ::llvm::StringLiteral("helia.unplanned");
-    }
-    /// Op or argument attribute that marks a tensor persistent.
-    static constexpr ::llvm::StringLiteral getPersistentAttrName() {
-      return ::llvm::StringLiteral("helia.persistent");
-    }
-    /// Resolved placements: on an op, an array with one `#helia.placement`
-    /// per result; on a block argument, one `#helia.placement`.
-    static constexpr ::llvm::StringLiteral getPlacementAttrName() {
-      return ::llvm::StringLiteral("helia.placement");
-    }
-    /// Bindings: on an op, an array with one `#helia.binding` (or unit for a
-    /// result that is not a planned tensor) per result; on a block argument,
-    /// one `#helia.binding`.
-    static constexpr ::llvm::StringLiteral getBindingAttrName() {
-      return ::llvm::StringLiteral("helia.binding");
-    }
-    /// Op attribute written by helia-elementwise-in-place on an op without
-    /// bufferization (an imported `tfl.*` elementwise op): the index of the
-    /// operand whose buffer the op's one result is written over. The
-    /// planner (BufferAnalysis) gives the result that operand's buffer.
-    static constexpr ::llvm::StringLiteral getInPlaceAttrName() {
-      return ::llvm::StringLiteral("helia.in_place");
-    }
-    /// Module attribute written by helia-assign-bindings: a dictionary of
-    /// memory name to the capacity in bytes the plan was made for, for each
-    /// memory a `memory-limit` set (the platform gives the others).
-    static constexpr ::llvm::StringLiteral getMemoryLimitsAttrName() {
-      return ::llvm::StringLiteral("helia.memory_limits");
-    }
-    /// Module attribute, a dictionary of builtin attributes that carries
-    /// what helia-assign-sections needs through the conversion to LLVM:
-    /// `prefix` (set by helia-lower-to-memref), `platform` and `arenas`
-    /// (one {global, memory} per arena global, set by helia-lower-copies).
-    static constexpr ::llvm::StringLiteral getFirmwareAttrName() {
-      return ::llvm::StringLiteral("helia.firmware");
-    }
-  }];
+  // Discardable attributes (`helia.<name>`; the generated
+  // `HeliaDialect::<Name>AttrHelper` gives each its name and typed access).
+  // `verifyOperationAttribute` and `verifyRegionArgAttribute` check them.
+  //
+  // - platform: module; a preset name or a `#helia.platform`.
+  // - rules: module; the ordered list of `#helia.rule`s.
+  // - attributes: op or argument; a `#helia.attributes` that overrides
+  //   every rule for the op's results.
+  // - name: op or argument; the tensor's name (on an op, a string or one
+  //   per result).
+  // - constant: op; marks a tensor constant: the op must fold (m_Constant)
+  //   or be an unregistered op without operands or regions. On a function
+  //   argument it is a located error (the caller writes it).
+  // - unplanned: function; the planning passes leave it alone (a test
+  //   harness or host code around the planned model).
+  // - persistent: op or argument; marks a tensor persistent.
+  // - placement: resolved placements: on an op, one `#helia.placement` per
+  //   result; on a block argument, one `#helia.placement`.
+  // - binding: on an op, one `#helia.binding` (or unit for a result that is
+  //   not a planned tensor) per result; on a block argument, one
+  //   `#helia.binding`.
+  // - in_place: op; written by helia-elementwise-in-place on an op without
+  //   bufferization (an imported `tfl.*` elementwise op): the index of the
+  //   operand whose buffer the op's one result is written over.
+  // - memory_limits: module; written by helia-assign-bindings: memory name
+  //   to the capacity in bytes the plan was made for, for each memory a
+  //   `memory-limit` set.
+  // - firmware: module; builtin attributes that carry what
+  //   helia-assign-sections needs through the conversion to LLVM: `prefix`
+  //   and `entries` (helia-arena-calling-convention), `platform` and
+  //   `arenas` (helia-lower-copies).
+  let discardableAttrs = (ins
+    "::mlir::Attribute":$platform,
+    "::mlir::ArrayAttr":$rules,
+    "::mlir::Attribute":$attributes,
+    "::mlir::Attribute":$name,
+    "::mlir::UnitAttr":$constant,
+    "::mlir::UnitAttr":$unplanned,
+    "::mlir::UnitAttr":$persistent,
+    "::mlir::Attribute":$placement,
+    "::mlir::Attribute":$binding,
+    "::mlir::IntegerAttr":$in_place,
+    "::mlir::DictionaryAttr":$memory_limits,
+    "::mlir::DictionaryAttr":$firmware
+  );
 }
 
 //===----------------------------------------------------------------------===//
