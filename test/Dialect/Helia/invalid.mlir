@@ -47,12 +47,14 @@ module attributes {helia.platform = #helia.platform<name = "p", memories = [], p
 
 // -----
 
-// expected-error @+1 {{platform 'p' memories must be #helia.memory_desc}}
+// expected-error @+2 {{expected a #helia.memory_desc, got "a"}}
+// expected-error @+1 {{failed to parse Helia_PlatformAttr parameter 'memories'}}
 module attributes {helia.platform = #helia.platform<name = "p", memories = ["a"], preferred = [], alignment = 16>} {}
 
 // -----
 
-// expected-error @+1 {{platform 'p' preferred order must be a list of memory names}}
+// expected-error @+2 {{expected a memory name (a string), got 1 : i64}}
+// expected-error @+1 {{failed to parse Helia_PlatformAttr parameter 'preferred'}}
 module attributes {helia.platform = #helia.platform<name = "p", memories = [#helia.memory_desc<name = "a", size = 4>], preferred = [1], alignment = 16>} {}
 
 // -----

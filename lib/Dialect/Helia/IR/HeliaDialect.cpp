@@ -94,18 +94,12 @@ std::string MemoryDescAttr::getRegionName() const {
 
 LogicalResult
 PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     StringRef name, ArrayAttr memories, ArrayAttr preferred,
-                     uint64_t alignment) {
+                     StringRef name, ArrayRef<MemoryDescAttr> memories,
+                     ArrayRef<StringAttr> preferred, uint64_t alignment) {
   if (name.empty())
     return emitError() << "platform needs a non-empty name";
-  if (!memories || memories.empty())
+  if (memories.empty())
     return emitError() << "platform '" << name << "' declares no memory";
-  if (!llvm::all_of(memories, llvm::IsaPred<MemoryDescAttr>))
-    return emitError() << "platform '" << name
-                       << "' memories must be #helia.memory_desc";
-  if (!preferred || !llvm::all_of(preferred, llvm::IsaPred<StringAttr>))
-    return emitError() << "platform '" << name
-                       << "' preferred order must be a list of memory names";
   if (alignment == 0 || !llvm::isPowerOf2_64(alignment))
     return emitError() << "platform '" << name << "' alignment " << alignment
                        << " is not a positive power of two";
@@ -113,21 +107,20 @@ PlatformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "platform '" << name << "' alignment " << alignment
                        << " is larger than 2^40 bytes";
   llvm::StringSet<> names;
-  for (auto memory : memories.getAsRange<MemoryDescAttr>()) {
+  for (MemoryDescAttr memory : memories) {
     if (!names.insert(memory.getName()).second)
       return emitError() << "platform '" << name << "' declares memory '"
                          << memory.getName() << "' twice";
   }
   llvm::StringSet<> seen;
-  for (auto pref : preferred.getAsRange<StringAttr>()) {
+  for (StringAttr pref : preferred) {
     if (!names.contains(pref.getValue()))
       return emitError() << "platform '" << name << "' prefers memory '"
                          << pref.getValue() << "' which it does not declare";
     // Scratch and persistent tensors, and the stream pool, go to the
     // preferred memories, and all of them are written and read at run time.
     auto desc = *llvm::find_if(
-        memories.getAsRange<MemoryDescAttr>(),
-        [&](MemoryDescAttr memory) {
+        memories, [&](MemoryDescAttr memory) {
           return memory.getName() == pref.getValue();
         });
     if (!desc.getWritable() || !desc.getReadable())

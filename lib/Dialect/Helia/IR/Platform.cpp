@@ -120,16 +120,15 @@ PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
       llvm::find_if(presets, [&](const Preset &p) { return name == p.name; });
   if (preset == presets.end())
     return {};
-  SmallVector<Attribute> memories;
+  SmallVector<MemoryDescAttr> memories;
   for (const PresetMemory &m : preset->memories)
     memories.push_back(MemoryDescAttr::get(
         ctx, m.name, m.size, /*readable=*/true, m.writable, m.executable,
         m.init, m.nonvolatile, m.base, m.reserved, /*section=*/"", m.region));
-  SmallVector<Attribute> preferred;
+  SmallVector<StringAttr> preferred;
   for (const char *p : preset->preferred)
     preferred.push_back(StringAttr::get(ctx, p));
-  return PlatformAttr::get(ctx, preset->name, ArrayAttr::get(ctx, memories),
-                           ArrayAttr::get(ctx, preferred),
+  return PlatformAttr::get(ctx, preset->name, memories, preferred,
                            preset->alignment);
 }
 

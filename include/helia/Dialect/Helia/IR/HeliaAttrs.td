@@ -11,6 +11,37 @@ class Helia_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+// A list of attributes of one kind, written as `[a, b]` (the syntax of an
+// ArrayAttr), whose element kind the parser checks.
+class Helia_AttrListParameter<string attr, string desc, string expected>
+    : ArrayRefParameter<attr, desc> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<}] # attr # [{>> {
+    ::llvm::SmallVector<}] # attr # [{> elements;
+    if ($_parser.parseCommaSeparatedList(
+            ::mlir::AsmParser::Delimiter::Square, [&]() -> ::mlir::ParseResult {
+              ::llvm::SMLoc loc = $_parser.getCurrentLocation();
+              ::mlir::Attribute any;
+              if ($_parser.parseAttribute(any))
+                return ::mlir::failure();
+              auto element = ::llvm::dyn_cast<}] # attr # [{>(any);
+              if (!element)
+                return $_parser.emitError(loc) << "expected " << "}] # expected # [{, got " << any;
+              elements.push_back(element);
+              return ::mlir::success();
+            }))
+      return ::mlir::failure();
+    return elements;
+  }() }];
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer,
+                            [&](}] # attr # [{ element) {
+                              $_printer.printAttribute(element);
+                            });
+    $_printer << ']';
+  }];
+}
+
 def Helia_MemorySpaceAttr : Helia_Attr<"MemorySpace", "memory"> {
   let summary = "A platform memory, usable as a memref memory space";
   let description = [{
@@ -97,20 +128,23 @@ def Helia_PlatformAttr : Helia_Attr<"Platform", "platform"> {
   }];
   let parameters = (ins
     StringRefParameter<"name of the platform">:$name,
-    "::mlir::ArrayAttr":$memories,
-    "::mlir::ArrayAttr":$preferred,
+    Helia_AttrListParameter<"::mlir::helia::MemoryDescAttr",
+                            "memories, in declaration order",
+                            "a #helia.memory_desc">:$memories,
+    Helia_AttrListParameter<"::mlir::StringAttr", "preferred memory order",
+                            "a memory name (a string)">:$preferred,
     "uint64_t":$alignment
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The memories, in declaration order.
-    auto getMemoryList() const {
-      return getMemories().getAsRange<::mlir::helia::MemoryDescAttr>();
+    ::llvm::ArrayRef<::mlir::helia::MemoryDescAttr> getMemoryList() const {
+      return getMemories();
     }
     /// The preferred memory order.
-    auto getPreferredList() const {
-      return getPreferred().getAsRange<::mlir::StringAttr>();
+    ::llvm::ArrayRef<::mlir::StringAttr> getPreferredList() const {
+      return getPreferred();
     }
     /// Returns the memory named `name`, or null.
     ::mlir::helia::MemoryDescAttr lookupMemory(::llvm::StringRef name) const;
