@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to lib/Planner: the compact problem form the algorithms work on,
-// the greedy placement engine and the branch-and-bound search.
+// Internal to lib/Planner: the compact problem form the algorithms work on
+// and its conflicts (Instance.cpp), the greedy orderings (Orderings.cpp), the
+// greedy placement engines (Placement.cpp) and the branch-and-bound search
+// (Search.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,11 +84,15 @@ struct Conflicts {
 std::optional<Conflicts> buildConflicts(const Instance &instance,
                                         size_t maxEdges);
 
+/// Per item, the number of other items whose lifetime intersects its own (its
+/// degree in the conflict graph, without building the graph). O(n + slots).
+std::vector<uint32_t> computeDegrees(const Instance &instance);
+
 /// Per-item keys that orderings sort by.
 struct ItemKeys {
   /// Largest total size live in any slot of the item's lifetime.
   std::vector<int64_t> contention;
-  /// Number of items whose lifetime intersects the item's.
+  /// Number of items whose lifetime intersects the item's (computeDegrees).
   std::vector<uint32_t> degree;
 };
 
@@ -129,8 +135,10 @@ enum class Fit {
 /// and returns the peak. Uses an interval index over slots, so the cost per
 /// item is proportional to the number of placed items overlapping it; with
 /// `conflicts` (the instance's conflict graph), walks the item's conflicts
-/// instead, which is several times faster when the graph is already built.
-/// The placement is the same either way.
+/// instead, which is several times faster when the graph is already built;
+/// first fit on a dense problem (items overlap more than 128 others on
+/// average) jumps over merged memory blocks (BlockIndex). The placement is the
+/// same either way.
 int64_t placeInOrder(const Instance &instance, llvm::ArrayRef<uint32_t> order,
                      Fit fit, llvm::MutableArrayRef<int64_t> offsets,
                      const Conflicts *conflicts = nullptr);
