@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to lib/Planner: the compact problem form the algorithms work on
-// and its conflicts (Instance.cpp), the greedy orderings (Orderings.cpp), the
+// Internal to lib/Planner: the checks of a problem (Checks.cpp), the compact
+// problem form the algorithms work on and its conflicts (Instance.cpp), the greedy orderings (Orderings.cpp), the
 // greedy placement engines (Placement.cpp) and the branch-and-bound search
 // (Search.cpp).
 //
@@ -18,6 +18,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
@@ -60,6 +62,18 @@ struct Instance {
 };
 
 Instance buildInstance(llvm::ArrayRef<Buffer> buffers);
+
+/// The PlanError of `kind` (see PlanError's accessors for the rest).
+llvm::Error makePlanError(PlanErrorKind kind, const llvm::Twine &message,
+                          std::vector<size_t> buffers = {},
+                          int64_t required = 0, int64_t capacity = 0);
+/// Fails with InvalidBuffer on the first malformed buffer (or a negative
+/// capacity).
+llvm::Error validateBuffers(const Problem &problem);
+/// Fails with InfeasibleFixedOffsets if the fixed offsets of buffers of
+/// non-zero size exceed the capacity or overlap: an offline plan must be
+/// consistent on its own.
+llvm::Error checkFixedOffsets(const Problem &problem);
 
 /// `value` rounded up to a multiple of `alignment`: llvm::alignTo on the
 /// planner's signed offsets, which are never negative (alignments are at
