@@ -6,6 +6,7 @@
 
 #include "helia/Planner/Planner.h"
 #include "../../lib/Planner/PlannerInternal.h"
+#include "MakeBuffer.h"
 
 #include "gtest/gtest.h"
 
@@ -16,12 +17,10 @@ using namespace helia::planner::detail;
 
 namespace {
 
-Buffer makeBuffer(int64_t size, int64_t first, int64_t last,
+/// A buffer of `size` bytes live over [first, last], maybe fixed.
+Buffer liveBuffer(int64_t size, int64_t first, int64_t last,
                   std::optional<int64_t> fixedOffset = std::nullopt) {
-  Buffer buffer;
-  buffer.size = size;
-  buffer.firstStep = first;
-  buffer.lastStep = last;
+  Buffer buffer = makeBuffer(/*id=*/0, size, first, last);
   buffer.fixedOffset = fixedOffset;
   return buffer;
 }
@@ -31,15 +30,15 @@ Buffer makeBuffer(int64_t size, int64_t first, int64_t last,
 ///   3: 32, [0, 0]         4: 8, [3, 5]    5: 8, [4, 4] at 0
 /// Live bytes per step: 48 48 48 40 16 8.
 std::vector<Buffer> getExample() {
-  return {makeBuffer(16, 0, 1), makeBuffer(32, 1, 3), makeBuffer(16, 2, 2),
-          makeBuffer(32, 0, 0), makeBuffer(8, 3, 5),
-          makeBuffer(8, 4, 4, /*fixedOffset=*/0)};
+  return {liveBuffer(16, 0, 1), liveBuffer(32, 1, 3), liveBuffer(16, 2, 2),
+          liveBuffer(32, 0, 0), liveBuffer(8, 3, 5),
+          liveBuffer(8, 4, 4, /*fixedOffset=*/0)};
 }
 
 TEST(InstanceTest, CompressesLifetimesAndDropsEmptyBuffers) {
-  std::vector<Buffer> buffers = {makeBuffer(16, 100, 199),
-                                 makeBuffer(0, 150, 150),
-                                 makeBuffer(8, 200, 200)};
+  std::vector<Buffer> buffers = {liveBuffer(16, 100, 199),
+                                 liveBuffer(0, 150, 150),
+                                 liveBuffer(8, 200, 200)};
   buffers[2].alignment = 8;
   Instance instance = buildInstance(buffers);
   ASSERT_EQ(instance.items.size(), 2u);
@@ -88,7 +87,7 @@ TEST(OrderingsTest, KeysAgreeWithAScanOnRandomInstances) {
     for (int i = 0, e = 1 + rng() % 60; i < e; ++i) {
       int64_t first = rng() % 40;
       buffers.push_back(
-          makeBuffer(1 + rng() % 100, first, first + rng() % 12));
+          liveBuffer(1 + rng() % 100, first, first + rng() % 12));
     }
     Instance instance = buildInstance(buffers);
     ItemKeys keys = computeKeys(instance);
@@ -118,7 +117,7 @@ TEST(OrderingsTest, EveryOrderIsAPermutationOfTheFreeItems) {
   std::vector<Buffer> buffers;
   for (int i = 0; i < 200; ++i) {
     int64_t first = rng() % 100;
-    buffers.push_back(makeBuffer(16 * (1 + rng() % 8), first,
+    buffers.push_back(liveBuffer(16 * (1 + rng() % 8), first,
                                  first + rng() % 10,
                                  rng() % 10 == 0 ? std::optional<int64_t>(0)
                                                  : std::nullopt));

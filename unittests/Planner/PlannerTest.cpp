@@ -6,6 +6,7 @@
 
 #include "helia/Planner/Planner.h"
 #include "../../lib/Planner/PlannerInternal.h"
+#include "MakeBuffer.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
@@ -19,16 +20,6 @@
 using namespace helia::planner;
 
 namespace {
-
-/// A buffer in TFLM terms: aligned size, first and last scope.
-Buffer makeBuffer(int64_t id, int64_t size, int64_t first, int64_t last) {
-  Buffer buffer;
-  buffer.id = id;
-  buffer.size = size;
-  buffer.firstStep = first;
-  buffer.lastStep = last;
-  return buffer;
-}
 
 struct TflmRow {
   int64_t id, size, first, last, offset;
