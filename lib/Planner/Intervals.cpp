@@ -293,7 +293,3 @@ void SlotMap::finalize() {
   boundaries.erase(std::unique(boundaries.begin(), boundaries.end()),
                    boundaries.end());
 }
-
-uint32_t SlotMap::getSlot(int64_t step) const {
-  return llvm::lower_bound(boundaries, step) - boundaries.begin();
-}

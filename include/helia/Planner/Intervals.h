@@ -32,6 +32,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -171,7 +172,9 @@ public:
 private:
   /// Disjoint, non-touching blocks, begin -> end, in offset order.
   using Blocks = std::map<int64_t, int64_t>;
-  using BlockSets = llvm::SmallVector<const Blocks *, 64>;
+  /// At most two canonical nodes and two boundary ancestors per level of a
+  /// tree over 2^32 slots: never on the heap.
+  using BlockSets = llvm::SmallVector<const Blocks *, 128>;
 
   /// The block sets whose union is the memory in use during [lo, hi).
   void collect(uint32_t lo, uint32_t hi, BlockSets &sets) const;
@@ -205,7 +208,10 @@ public:
   /// The slot that starts at `step`, a boundary; getNumSlots() for the last
   /// boundary. An added range [first, last] covers the slots
   /// [getSlot(first), getSlot(last + 1)).
-  uint32_t getSlot(int64_t step) const;
+  uint32_t getSlot(int64_t step) const {
+    return std::lower_bound(boundaries.begin(), boundaries.end(), step) -
+           boundaries.begin();
+  }
   /// The first step of `slot`.
   int64_t getFirstStep(uint32_t slot) const { return boundaries[slot]; }
 
