@@ -260,8 +260,8 @@ TEST(BlockIndexTest, FitsBetweenBlocksOfOverlappingSlotsOnly) {
   // Slots 6-7 see [16, 32): 16 bytes fit below it.
   EXPECT_EQ(index.findFirstFit(6, 8, 16, 1), 0);
   EXPECT_EQ(index.findFirstFit(6, 8, 17, 1), 32);
-  // Alignment skips the gap: 32 is aligned to 16, but 8 bytes at 32 then
-  // need [32, 40), which is free.
+  // Offsets are multiples of the alignment: 32 is one of 16, not of 64, so
+  // with 64 the first fit after [0, 32) is 64, above the block at [40, 48).
   EXPECT_EQ(index.findFirstFit(3, 5, 8, 16), 32);
   EXPECT_EQ(index.findFirstFit(3, 5, 8, 64), 64);
 }

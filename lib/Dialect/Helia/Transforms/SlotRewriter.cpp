@@ -103,6 +103,49 @@ void SlotRewriter::lowerDestinationStyle(OpBuilder &builder,
   }
 }
 
+/// Rewrites `op`, an op that bufferizes to a fresh allocation, in
+/// destination-passing style; returns the value that replaces its result.
+static FailureOr<Value> rewriteInDestinationStyle(IRRewriter &rewriter,
+                                                  Operation *op) {
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    FailureOr<SmallVector<Value>> values = concat.decomposeOperation(rewriter);
+    if (failed(values))
+      return op->emitError("cannot rewrite this concatenation into its "
+                           "planned slot");
+    Value replacement = values->front();
+    rewriter.replaceOp(op, *values);
+    return replacement;
+  }
+  FailureOr<Operation *> newOp = failure();
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    newOp = linalg::rewriteInDestinationPassingStyle(rewriter, pad);
+  else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+    newOp = linalg::rewriteInDestinationPassingStyle(rewriter, generate);
+  else if (auto elements = dyn_cast<tensor::FromElementsOp>(op))
+    newOp = linalg::rewriteInDestinationPassingStyle(rewriter, elements);
+  if (failed(newOp))
+    return op->emitError("cannot rewrite '")
+           << op->getName() << "' into its planned slot";
+  return (*newOp)->getResult(0);
+}
+
+/// The value at the root of the destination-passing chain that ends in
+/// `value`, through the tied inits of destination-style ops and the shape
+/// casts that may close the chain (a concat of one operand).
+static Value getChainRoot(Value value) {
+  Value root = value;
+  while (true) {
+    if (auto cast = root.getDefiningOp<tensor::CastOp>()) {
+      root = cast.getSource();
+      continue;
+    }
+    auto dps = root.getDefiningOp<DestinationStyleOpInterface>();
+    if (!dps)
+      return root;
+    root = dps.getTiedOpOperand(cast<OpResult>(root))->get();
+  }
+}
+
 /// Ops that bufferize to a fresh allocation are first rewritten in
 /// destination-passing style; the `tensor.empty` at the root of the new
 /// chain then becomes the slot.
@@ -111,39 +154,10 @@ LogicalResult SlotRewriter::lowerAllocating(IRRewriter &rewriter,
   BindingAttr binding = slots.lookup(op->getResult(0));
   Type resultType = op->getResult(0).getType();
   rewriter.setInsertionPoint(op);
-  Value replacement;
-  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    FailureOr<SmallVector<Value>> values = concat.decomposeOperation(rewriter);
-    if (failed(values))
-      return op->emitError("cannot rewrite this concatenation into its "
-                           "planned slot");
-    replacement = values->front();
-    rewriter.replaceOp(op, *values);
-  } else {
-    FailureOr<Operation *> newOp = failure();
-    if (auto pad = dyn_cast<tensor::PadOp>(op))
-      newOp = linalg::rewriteInDestinationPassingStyle(rewriter, pad);
-    else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
-      newOp = linalg::rewriteInDestinationPassingStyle(rewriter, generate);
-    else if (auto elements = dyn_cast<tensor::FromElementsOp>(op))
-      newOp = linalg::rewriteInDestinationPassingStyle(rewriter, elements);
-    if (failed(newOp))
-      return op->emitError("cannot rewrite '")
-             << op->getName() << "' into its planned slot";
-    replacement = (*newOp)->getResult(0);
-  }
-  // A shape cast may close the chain (a concat of one operand).
-  Value root = replacement;
-  while (true) {
-    if (auto cast = root.getDefiningOp<tensor::CastOp>()) {
-      root = cast.getSource();
-      continue;
-    }
-    auto dps = root.getDefiningOp<DestinationStyleOpInterface>();
-    if (!dps)
-      break;
-    root = dps.getTiedOpOperand(cast<OpResult>(root))->get();
-  }
+  FailureOr<Value> replacement = rewriteInDestinationStyle(rewriter, op);
+  if (failed(replacement))
+    return failure();
+  Value root = getChainRoot(*replacement);
   // The chain starts at a tensor.empty or, for linalg's rewrites, at an
   // alloc_tensor without a copy: both are undefined bytes, i.e. the slot.
   Operation *empty = root.getDefiningOp<tensor::EmptyOp>();
@@ -152,15 +166,15 @@ LogicalResult SlotRewriter::lowerAllocating(IRRewriter &rewriter,
     empty = alloc;
   if (!empty || root.getType() != resultType) {
     // Nothing to place: copy the value into the slot instead.
-    slots.bind(replacement, binding);
-    slots.copyResultsIntoSlots(rewriter, replacement.getDefiningOp());
+    slots.bind(*replacement, binding);
+    slots.copyResultsIntoSlots(rewriter, replacement->getDefiningOp());
     return success();
   }
   rewriter.setInsertionPoint(empty);
   Value slot = slots.createSlot(rewriter, empty->getLoc(), binding,
                                 cast<TensorType>(root.getType()), true);
   rewriter.replaceOp(empty, slot);
-  slots.bind(replacement, binding);
+  slots.bind(*replacement, binding);
   return success();
 }
 
