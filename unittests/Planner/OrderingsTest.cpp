@@ -6,7 +6,7 @@
 
 #include "helia/Planner/Planner.h"
 #include "../../lib/Planner/PlannerInternal.h"
-#include "MakeBuffer.h"
+#include "TestUtils.h"
 
 #include "gtest/gtest.h"
 
