@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Planner/Intervals.h"
+#include "PlannerInternal.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -87,54 +88,67 @@ int64_t LiveProfile::getMax(int64_t node, int64_t lo, int64_t hi, int64_t first,
 }
 
 LiveProfile::Peak helia::planner::findPeak(llvm::ArrayRef<LiveRange> ranges) {
-  // Each range covers the slots between its first step and the step after
-  // its last, among the sorted distinct such steps.
-  std::vector<int64_t> points;
-  points.reserve(ranges.size() * 2);
-  for (const LiveRange &range : ranges) {
-    if (range.bytes == 0 || range.last < range.first)
-      continue;
-    points.push_back(range.first);
-    points.push_back(range.last + 1);
-  }
-  if (points.empty())
-    return {};
-  llvm::sort(points);
-  points.erase(std::unique(points.begin(), points.end()), points.end());
-  auto slotOf = [&](int64_t step) {
-    return std::lower_bound(points.begin(), points.end(), step) -
-           points.begin();
+  SlotMap slots;
+  slots.reserve(ranges.size());
+  auto counts = [](const LiveRange &range) {
+    return range.bytes != 0 && range.first <= range.last;
   };
-  LiveProfile profile(static_cast<int64_t>(points.size()) - 1);
-  for (const LiveRange &range : ranges) {
-    if (range.bytes == 0 || range.last < range.first)
-      continue;
-    profile.add(slotOf(range.first), slotOf(range.last + 1) - 1, range.bytes);
-  }
+  for (const LiveRange &range : ranges)
+    if (counts(range))
+      slots.addRange(range.first, range.last);
+  slots.finalize();
+  if (slots.getNumSlots() == 0)
+    return {};
+  LiveProfile profile(slots.getNumSlots());
+  for (const LiveRange &range : ranges)
+    if (counts(range))
+      profile.add(slots.getSlot(range.first),
+                  slots.getSlot(range.last + 1) - 1, range.bytes);
   LiveProfile::Peak peak = profile.getPeak();
   if (peak.bytes <= 0)
     return {};
-  return {points[peak.step], peak.bytes};
+  return {slots.getFirstStep(peak.step), peak.bytes};
+}
+
+//===----------------------------------------------------------------------===//
+// Segment trees over slots
+//===----------------------------------------------------------------------===//
+
+/// The number of leaves of a tree over `numSlots` slots: the smallest power
+/// of two that is at least numSlots and 1. Node 1 is the root, node n has
+/// children 2n and 2n + 1, and slot s is leaf width + s.
+static uint32_t getTreeWidth(uint32_t numSlots) {
+  uint32_t width = 1;
+  while (width < std::max<uint32_t>(numSlots, 1))
+    width <<= 1;
+  return width;
+}
+
+/// Calls fn(node) for every node of the canonical cover of the slots [lo, hi)
+/// in a tree of `width` leaves, bottom-up.
+template <typename Fn>
+static void forEachCoverNode(uint32_t width, uint32_t lo, uint32_t hi,
+                             Fn &&fn) {
+  for (uint32_t l = lo + width, r = hi + width; l < r; l >>= 1, r >>= 1) {
+    if (l & 1)
+      fn(l++);
+    if (r & 1)
+      fn(--r);
+  }
 }
 
 //===----------------------------------------------------------------------===//
 // IntervalIndex
 //===----------------------------------------------------------------------===//
 
-IntervalIndex::IntervalIndex(uint32_t numSlots) {
-  while (width < std::max<uint32_t>(numSlots, 1))
-    width <<= 1;
+IntervalIndex::IntervalIndex(uint32_t numSlots)
+    : width(getTreeWidth(numSlots)) {
   head.assign(2 * width, -1);
   nonEmpty.assign(2 * width, false);
 }
 
 void IntervalIndex::insert(uint32_t value, uint32_t lo, uint32_t hi) {
-  for (uint32_t l = lo + width, r = hi + width; l < r; l >>= 1, r >>= 1) {
-    if (l & 1)
-      addAt(l++, value);
-    if (r & 1)
-      addAt(--r, value);
-  }
+  forEachCoverNode(width, lo, hi, [&](uint32_t node) { addAt(node, value); });
 }
 
 void IntervalIndex::addAt(uint32_t node, uint32_t value) {
@@ -142,4 +156,140 @@ void IntervalIndex::addAt(uint32_t node, uint32_t value) {
   head[node] = entries.size() - 1;
   for (uint32_t n = node; n >= 1 && !nonEmpty[n]; n >>= 1)
     nonEmpty[n] = true;
+}
+
+//===----------------------------------------------------------------------===//
+// BlockIndex
+//===----------------------------------------------------------------------===//
+
+BlockIndex::BlockIndex(uint32_t numSlots) : width(getTreeWidth(numSlots)) {
+  node.resize(2 * width);
+  subtree.resize(2 * width);
+}
+
+/// Adds [begin, end) to `blocks`, merging it with the blocks it overlaps or
+/// touches.
+static void insertBlock(std::map<int64_t, int64_t> &blocks, int64_t begin,
+                        int64_t end) {
+  auto it = blocks.upper_bound(begin);
+  if (it != blocks.begin() && std::prev(it)->second >= begin)
+    --it;
+  while (it != blocks.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    it = blocks.erase(it);
+  }
+  blocks.emplace_hint(it, begin, end);
+}
+
+/// Calls fn(node, true) for the canonical cover of [lo, hi) and fn(node,
+/// false) for every proper ancestor of a canonical node.
+template <typename Fn>
+static void forEachCoverAndAncestor(uint32_t width, uint32_t lo, uint32_t hi,
+                                    Fn &&fn) {
+  forEachCoverNode(width, lo, hi, [&](uint32_t n) { fn(n, true); });
+  // Proper ancestors of canonical nodes are the nodes on the paths from the
+  // two boundary leaves that are not inside [lo, hi).
+  auto inside = [&](uint32_t n) {
+    uint32_t level = 0;
+    while ((n << level) < width)
+      ++level;
+    uint32_t first = (n << level) - width;
+    uint32_t last = first + (1u << level);
+    return lo <= first && last <= hi;
+  };
+  uint32_t a = lo + width, b = hi + width - 1;
+  for (; a >= 1; a >>= 1, b >>= 1) {
+    if (!inside(a))
+      fn(a, false);
+    if (b != a && !inside(b))
+      fn(b, false);
+  }
+}
+
+void BlockIndex::insert(uint32_t lo, uint32_t hi, int64_t begin, int64_t end) {
+  forEachCoverAndAncestor(width, lo, hi, [&](uint32_t n, bool canonical) {
+    if (canonical)
+      insertBlock(node[n], begin, end);
+    insertBlock(subtree[n], begin, end);
+  });
+}
+
+void BlockIndex::collect(uint32_t lo, uint32_t hi, BlockSets &sets) const {
+  sets.clear();
+  forEachCoverAndAncestor(width, lo, hi, [&](uint32_t n, bool canonical) {
+    const Blocks &blocks = canonical ? subtree[n] : node[n];
+    if (!blocks.empty())
+      sets.push_back(&blocks);
+  });
+}
+
+int64_t BlockIndex::findFirstFit(uint32_t lo, uint32_t hi, int64_t size,
+                                 int64_t alignment) const {
+  BlockSets sets;
+  collect(lo, hi, sets);
+  int64_t x = 0;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const Blocks *set : sets) {
+      while (true) {
+        auto it = set->upper_bound(x);
+        if (it != set->begin() && std::prev(it)->second > x)
+          x = detail::alignTo(std::prev(it)->second, alignment);
+        else if (it != set->end() && it->first < x + size)
+          x = detail::alignTo(it->second, alignment);
+        else
+          break;
+        moved = true;
+      }
+    }
+  }
+  return x;
+}
+
+int64_t BlockIndex::findBestFit(uint32_t lo, uint32_t hi, int64_t size,
+                                int64_t alignment) const {
+  BlockSets sets;
+  collect(lo, hi, sets);
+  int64_t bestOffset = -1;
+  int64_t bestGap = 0;
+  int64_t a = 0;
+  while (true) {
+    // Advance `a` to the next point that no set covers.
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const Blocks *set : sets) {
+        auto it = set->upper_bound(a);
+        if (it != set->begin() && std::prev(it)->second > a) {
+          a = std::prev(it)->second;
+          moved = true;
+        }
+      }
+    }
+    int64_t b = std::numeric_limits<int64_t>::max();
+    for (const Blocks *set : sets) {
+      auto it = set->upper_bound(a);
+      if (it != set->end())
+        b = std::min(b, it->first);
+    }
+    if (b == std::numeric_limits<int64_t>::max())
+      break;
+    int64_t start = detail::alignTo(a, alignment);
+    if (b >= start + size && (bestOffset < 0 || b - a < bestGap)) {
+      bestOffset = start;
+      bestGap = b - a;
+    }
+    a = b;
+  }
+  return bestOffset >= 0 ? bestOffset : detail::alignTo(a, alignment);
+}
+
+//===----------------------------------------------------------------------===//
+// SlotMap
+//===----------------------------------------------------------------------===//
+
+void SlotMap::finalize() {
+  llvm::sort(boundaries);
+  boundaries.erase(std::unique(boundaries.begin(), boundaries.end()),
+                   boundaries.end());
 }

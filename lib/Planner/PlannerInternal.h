@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to lib/Planner: the compact problem form the algorithms work on,
-// the greedy placement engine and the branch-and-bound search.
+// Internal to lib/Planner: the checks of a problem (Checks.cpp), the compact
+// problem form the algorithms work on and its conflicts (Instance.cpp), the greedy orderings (Orderings.cpp), the
+// greedy placement engines (Placement.cpp) and the branch-and-bound search
+// (Search.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
@@ -59,6 +63,18 @@ struct Instance {
 
 Instance buildInstance(llvm::ArrayRef<Buffer> buffers);
 
+/// The PlanError of `kind` (see PlanError's accessors for the rest).
+llvm::Error makePlanError(PlanErrorKind kind, const llvm::Twine &message,
+                          std::vector<size_t> buffers = {},
+                          int64_t required = 0, int64_t capacity = 0);
+/// Fails with InvalidBuffer on the first malformed buffer (or a negative
+/// capacity).
+llvm::Error validateBuffers(const Problem &problem);
+/// Fails with InfeasibleFixedOffsets if the fixed offsets of buffers of
+/// non-zero size exceed the capacity or overlap: an offline plan must be
+/// consistent on its own.
+llvm::Error checkFixedOffsets(const Problem &problem);
+
 /// `value` rounded up to a multiple of `alignment`: llvm::alignTo on the
 /// planner's signed offsets, which are never negative (alignments are at
 /// least 1).
@@ -82,11 +98,15 @@ struct Conflicts {
 std::optional<Conflicts> buildConflicts(const Instance &instance,
                                         size_t maxEdges);
 
+/// Per item, the number of other items whose lifetime intersects its own (its
+/// degree in the conflict graph, without building the graph). O(n + slots).
+std::vector<uint32_t> computeDegrees(const Instance &instance);
+
 /// Per-item keys that orderings sort by.
 struct ItemKeys {
   /// Largest total size live in any slot of the item's lifetime.
   std::vector<int64_t> contention;
-  /// Number of items whose lifetime intersects the item's.
+  /// Number of items whose lifetime intersects the item's (computeDegrees).
   std::vector<uint32_t> degree;
 };
 
@@ -129,8 +149,10 @@ enum class Fit {
 /// and returns the peak. Uses an interval index over slots, so the cost per
 /// item is proportional to the number of placed items overlapping it; with
 /// `conflicts` (the instance's conflict graph), walks the item's conflicts
-/// instead, which is several times faster when the graph is already built.
-/// The placement is the same either way.
+/// instead, which is several times faster when the graph is already built;
+/// first fit on a dense problem (items overlap more than 128 others on
+/// average) jumps over merged memory blocks (BlockIndex). The placement is the
+/// same either way.
 int64_t placeInOrder(const Instance &instance, llvm::ArrayRef<uint32_t> order,
                      Fit fit, llvm::MutableArrayRef<int64_t> offsets,
                      const Conflicts *conflicts = nullptr);

@@ -13,10 +13,16 @@
 // - IntervalIndex: values stored with a range of slots; every value whose
 //   range meets a query range. What a first-fit placement asks ("which
 //   placed buffers are live while this one is").
+// - BlockIndex: memory occupied over ranges of slots, kept as merged blocks;
+//   the lowest (or best-fitting) free aligned place during a range of slots.
+//   What a first-fit placement asks when thousands of buffers overlap.
+// - SlotMap: closed ranges of arbitrary steps compressed to slots, the
+//   elementary intervals between their boundaries, so that the trees above
+//   need only as many leaves as there are distinct boundaries.
 //
-// Both are segment trees over a fixed number of steps (slots), built in
-// O(steps), updated and queried in O(log steps) (plus what the query
-// returns). No MLIR dependency.
+// The three indexes are segment trees over a fixed number of steps (slots),
+// built in O(steps), updated and queried in O(log steps) (plus what the
+// query returns or skips). No MLIR dependency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +30,11 @@
 #define HELIA_PLANNER_INTERVALS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace helia::planner {
@@ -131,6 +140,83 @@ private:
   std::vector<int32_t> head;
   std::vector<bool> nonEmpty;
   std::vector<Entry> entries;
+};
+
+/// Memory occupied during ranges of slots: each insertion occupies the bytes
+/// [begin, end) during the half-open slots [lo, hi). The nodes of a segment
+/// tree keep, as disjoint, non-touching blocks, the memory of the insertions
+/// stored at the node (its canonical cover) and of all insertions in its
+/// subtree. The memory in use during [lo, hi) is the union of the subtree
+/// blocks of the query's canonical nodes and of the node blocks of their
+/// proper ancestors, so a query jumps from block to block instead of visiting
+/// every overlapping insertion: O(log slots) per block it skips.
+class BlockIndex {
+public:
+  /// An index over slots 0 .. numSlots - 1, all memory free.
+  explicit BlockIndex(uint32_t numSlots);
+
+  /// Occupies [begin, end) during [lo, hi) (lo < hi <= numSlots, begin <=
+  /// end).
+  void insert(uint32_t lo, uint32_t hi, int64_t begin, int64_t end);
+
+  /// The lowest multiple of `alignment` (>= 1) at which `size` bytes are
+  /// free during [lo, hi).
+  int64_t findFirstFit(uint32_t lo, uint32_t hi, int64_t size,
+                       int64_t alignment) const;
+  /// The aligned start of the smallest free gap below the top of the memory
+  /// in use during [lo, hi) that holds `size` bytes (the lowest gap on ties),
+  /// else the top rounded up to `alignment`.
+  int64_t findBestFit(uint32_t lo, uint32_t hi, int64_t size,
+                      int64_t alignment) const;
+
+private:
+  /// Disjoint, non-touching blocks, begin -> end, in offset order.
+  using Blocks = std::map<int64_t, int64_t>;
+  /// At most two canonical nodes and two boundary ancestors per level of a
+  /// tree over 2^32 slots: never on the heap.
+  using BlockSets = llvm::SmallVector<const Blocks *, 128>;
+
+  /// The block sets whose union is the memory in use during [lo, hi).
+  void collect(uint32_t lo, uint32_t hi, BlockSets &sets) const;
+
+  uint32_t width = 1;
+  std::vector<Blocks> node;
+  std::vector<Blocks> subtree;
+};
+
+/// Closed ranges of steps (any int64_t below the maximum) compressed to
+/// slots: the elementary intervals between consecutive distinct boundaries,
+/// a boundary being a range's first step or the step after its last. Two
+/// added ranges intersect iff their slot ranges do.
+class SlotMap {
+public:
+  void reserve(size_t numRanges) { boundaries.reserve(2 * numRanges); }
+  /// Adds the boundaries of [first, last] (first <= last). Call before
+  /// finalize().
+  void addRange(int64_t first, int64_t last) {
+    boundaries.push_back(first);
+    boundaries.push_back(last + 1);
+  }
+  /// Sorts the boundaries; once, after the last addRange().
+  void finalize();
+
+  /// The number of slots: one less than the distinct boundaries, 0 when no
+  /// range was added.
+  uint32_t getNumSlots() const {
+    return boundaries.empty() ? 0 : boundaries.size() - 1;
+  }
+  /// The slot that starts at `step`, a boundary; getNumSlots() for the last
+  /// boundary. An added range [first, last] covers the slots
+  /// [getSlot(first), getSlot(last + 1)).
+  uint32_t getSlot(int64_t step) const {
+    return std::lower_bound(boundaries.begin(), boundaries.end(), step) -
+           boundaries.begin();
+  }
+  /// The first step of `slot`.
+  int64_t getFirstStep(uint32_t slot) const { return boundaries[slot]; }
+
+private:
+  std::vector<int64_t> boundaries;
 };
 
 } // namespace helia::planner

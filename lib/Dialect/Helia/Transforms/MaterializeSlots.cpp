@@ -258,8 +258,8 @@ void HeliaMaterializeSlots::runOnOperation() {
     SlotRewriter rewriter(arenas, func, state);
     if (failed(rewriter.run()))
       return signalPassFailure();
-    numPlanCopies += rewriter.numPlanCopies;
-    numStreams += rewriter.numStreams;
+    numPlanCopies += rewriter.getNumPlanCopies();
+    numStreams += rewriter.getNumStreams();
   }
   // After every body is rewritten: a planned caller has copied each call
   // result into its slot, and that copy now reads the cast result.

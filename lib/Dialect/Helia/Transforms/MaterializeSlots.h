@@ -2,8 +2,9 @@
 //
 // The two halves of helia-materialize-slots: ArenaStorage turns the
 // `helia.arena` ops into memref globals (constant blobs with their bytes,
-// runtime arenas) and writes `<prefix>_hydrate_constants`; SlotRewriter
-// rewrites the tensors of one planned function into views of their slots.
+// runtime arenas) and writes `<prefix>_hydrate_constants` (ArenaStorage.cpp);
+// SlotRewriter rewrites the tensors of one planned function into views of
+// their slots (SlotRewriter.cpp), which a SlotBuilder makes (SlotBuilder.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "Lowering.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
@@ -47,20 +49,73 @@ private:
   ArenaTable &arenas;
 };
 
-/// Rewrites the tensors of one planned function into its arena slots.
-class SlotRewriter {
+/// Builds the tensors of the planned slots of one function: views of the
+/// arena memrefs at a binding's offset, wrapped so that One-Shot Bufferize
+/// writes into them; copies into them; streamed constants; and the slots
+/// handed over to calls. Records the binding of every tensor it makes.
+class SlotBuilder {
 public:
-  SlotRewriter(const ArenaTable &arenas, func::FuncOp func, SlotState &state)
-      : arenas(arenas), func(func), state(state), bases(arenas, func) {}
+  SlotBuilder(const ArenaTable &arenas, func::FuncOp func, SlotState &state)
+      : arenas(arenas), state(state), bases(arenas, func) {}
 
-  LogicalResult run();
+  BindingAttr lookup(Value value) const { return state.bindings.lookup(value); }
+  void bind(Value value, BindingAttr binding) {
+    state.bindings[value] = binding;
+  }
+  /// True when `value` already lives in the bytes of `binding`.
+  bool isInSlot(Value value, BindingAttr binding) const;
+
+  /// Creates, at the top of the function, the memrefs of the arenas that the
+  /// arguments and the results of the ops of `entry` are bound to, in
+  /// declaration order.
+  void createBases(Block &entry);
+  /// The tensor of a planned slot: a view of the arena at the binding's
+  /// offset, as `bufferization.to_tensor restrict`.
+  Value createSlot(OpBuilder &builder, Location loc, BindingAttr binding,
+                   TensorType type, bool writable);
+  /// A copy of `value` into a new writable slot of `binding` and `type`.
+  Value copyIntoSlot(OpBuilder &builder, Location loc, Value value,
+                     BindingAttr binding, TensorType type);
+  /// copyIntoSlot() of `value` into its own type, which every other user of
+  /// `value` reads instead, bound to `binding`. Returns the copy.
+  Value moveIntoSlot(OpBuilder &builder, Location loc, Value value,
+                     BindingAttr binding);
+  /// The read-only tensor of a streamed constant: its bytes copied from
+  /// their arena into the stream pool slot (`helia.stream`), here.
+  Value streamConstant(OpBuilder &builder, Location loc, BindingAttr binding,
+                       TensorType type);
+  /// Copies the results of `op` that bufferization does not store in an
+  /// operand's buffer (call results) into their own slot right after it.
+  void copyResultsIntoSlots(OpBuilder &builder, Operation *op);
+  /// Hands each planned operand of `call` over as its slot cast to the
+  /// default memory space.
+  void castCallOperands(OpBuilder &builder, func::CallOp call);
+  /// Erases `op` and the bindings of its results: a later value may be
+  /// allocated at the address of an erased one.
+  void forgetAndErase(Operation *op);
 
   unsigned numPlanCopies = 0;
   unsigned numStreams = 0;
 
 private:
-  Value createSlot(OpBuilder &builder, Location loc, BindingAttr binding,
-                   TensorType type, bool writable);
+  const ArenaTable &arenas;
+  SlotState &state;
+  ArenaBases bases;
+};
+
+/// Rewrites the tensors of one planned function into its arena slots, op by
+/// op, with a SlotBuilder.
+class SlotRewriter {
+public:
+  SlotRewriter(const ArenaTable &arenas, func::FuncOp func, SlotState &state)
+      : func(func), state(state), slots(arenas, func, state) {}
+
+  LogicalResult run();
+
+  unsigned getNumPlanCopies() const { return slots.numPlanCopies; }
+  unsigned getNumStreams() const { return slots.numStreams; }
+
+private:
   void lowerArgument(OpBuilder &builder, BlockArgument arg);
   void lowerConstant(OpBuilder &builder, Operation *op);
   void lowerDestinationStyle(OpBuilder &builder,
@@ -68,16 +123,15 @@ private:
   LogicalResult lowerAllocating(IRRewriter &rewriter, Operation *op);
   void lowerAllocTensor(IRRewriter &rewriter,
                         bufferization::AllocTensorOp alloc);
-  void castCallOperands(OpBuilder &builder, func::CallOp call);
-  void copyIntoSlots(OpBuilder &builder, Operation *op);
-  /// Erases `op` and the bindings of its results: a later value may be
-  /// allocated at the address of an erased one.
-  void forgetAndErase(Operation *op);
+  /// Lowers one op of the entry block; `empties` collects the tensor.empty
+  /// ops, which are lowered last.
+  LogicalResult lowerOp(IRRewriter &rewriter, Operation *op,
+                        SmallVectorImpl<tensor::EmptyOp> &empties);
+  void lowerEmpty(IRRewriter &rewriter, tensor::EmptyOp empty);
 
-  const ArenaTable &arenas;
   func::FuncOp func;
   SlotState &state;
-  ArenaBases bases;
+  SlotBuilder slots;
 };
 
 /// The memory that holds the bytes a tensor with `binding` is read from: its
