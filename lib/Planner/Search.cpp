@@ -101,8 +101,11 @@ private:
   Status search(llvm::ArrayRef<uint32_t> part, uint32_t lo, uint32_t hi,
                 int64_t lastOffset, uint32_t lastRank, unsigned depth);
   /// Places `candidate` and searches on; always undoes the placement.
+  /// Places `candidate` and searches on. `constrainsNobody` tells whether
+  /// its placement left no unplaced item overlapping it.
   Status branch(Candidate candidate, llvm::ArrayRef<uint32_t> part,
-                uint32_t lo, uint32_t hi, unsigned depth);
+                uint32_t lo, uint32_t hi, unsigned depth,
+                bool &constrainsNobody);
 
   const Instance &instance;
   const std::vector<Item> &items;
@@ -225,25 +228,31 @@ Status Searcher::search(llvm::ArrayRef<uint32_t> part, uint32_t lo,
   for (size_t c = 0; c < candidates.size(); ++c) {
     if (work >= limit)
       return Status::Aborted;
-    Status status = branch(candidates[c], part, lo, hi, depth);
+    bool constrainsNobody = false;
+    Status status = branch(candidates[c], part, lo, hi, depth, constrainsNobody);
     if (status != Status::NotFound)
       return status;
     // An item that no unplaced item overlaps constrains nobody: any
     // placement that puts another candidate first can put it first
-    // instead, so its failure is the node's failure.
-    if (state.isHatless())
+    // instead, so its failure is the node's failure. (Its own placement
+    // decides, not the last one made in the subtree below it.)
+    if (constrainsNobody)
       return Status::NotFound;
   }
   return Status::NotFound;
 }
 
 Status Searcher::branch(Candidate candidate, llvm::ArrayRef<uint32_t> part,
-                        uint32_t lo, uint32_t hi, unsigned depth) {
+                        uint32_t lo, uint32_t hi, unsigned depth,
+                        bool &constrainsNobody) {
   const Item &item = items[candidate.item];
   SearchState::Mark mark = state.getMark();
   Status status = Status::NotFound;
   out[candidate.item] = candidate.offset;
-  if (state.place(candidate.item, candidate.offset, lo, hi, work)) {
+  bool placed = state.place(candidate.item, candidate.offset, lo, hi, work);
+  // (A placement that fails decides nothing about the others.)
+  constrainsNobody = placed && state.isHatless();
+  if (placed) {
     bool split = false;
     for (uint32_t s = item.lo; s + 1 < item.hi; ++s)
       split |= --cuts[s] == 0;

@@ -251,33 +251,6 @@ INSTANTIATE_TEST_SUITE_P(Planner, RandomInstances,
                            return name;
                          });
 
-/// The minimum peak by brute force: every placement can be compacted into
-/// one where buffers, taken in order of offset, each sit on the highest
-/// conflicting buffer before them; try all orders.
-int64_t bruteForcePeak(const Problem &problem) {
-  size_t n = problem.buffers.size();
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  int64_t best = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> offsets(n);
-  do {
-    int64_t peak = 0;
-    for (size_t k = 0; k < n; ++k) {
-      const Buffer &buffer = problem.buffers[order[k]];
-      int64_t offset = 0;
-      for (size_t j = 0; j < k; ++j) {
-        const Buffer &below = problem.buffers[order[j]];
-        if (buffer.overlapsInTime(below))
-          offset = std::max(offset, offsets[order[j]] + below.size);
-      }
-      offsets[order[k]] = offset;
-      peak = std::max(peak, offset + buffer.size);
-    }
-    best = std::min(best, peak);
-  } while (std::next_permutation(order.begin(), order.end()));
-  return best;
-}
-
 TEST(Planner, BestIsOptimalOnTinyInstances) {
   std::mt19937_64 rng(7);
   for (int iteration = 0; iteration < 300; ++iteration) {
