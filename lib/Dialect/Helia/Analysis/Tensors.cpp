@@ -3,10 +3,12 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -47,6 +49,18 @@ std::string mlir::helia::getHydrateFunctionName(StringRef prefix) {
 
 std::string mlir::helia::getAllocFunctionName(StringRef prefix) {
   return (prefix + "_alloc_arenas").str();
+}
+
+Value mlir::helia::getSameLayoutStorage(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return {};
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+          tensor::ReshapeOp>(def))
+    return def->getOperand(0);
+  auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+  OpOperand *init = dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
+  return init ? init->get() : Value();
 }
 
 StringRef mlir::helia::getCalleeName(CallOpInterface call) {

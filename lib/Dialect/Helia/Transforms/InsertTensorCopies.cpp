@@ -21,7 +21,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -273,16 +272,9 @@ static void hoistBranchCopies(FunctionOpInterface func) {
         copies.push_back(alloc);
     });
     for (bufferization::AllocTensorOp alloc : copies) {
-      OpBuilder builder(&top);
-      auto type = cast<RankedTensorType>(alloc.getType());
-      Value init = tensor::EmptyOp::create(builder, alloc.getLoc(),
-                                           type.getShape(),
-                                           type.getElementType(),
-                                           type.getEncoding());
-      builder.setInsertionPoint(alloc);
-      auto copy = linalg::CopyOp::create(builder, alloc.getLoc(),
-                                         alloc.getCopy(), init);
-      alloc.replaceAllUsesWith(copy.getResult(0));
+      OpBuilder builder(alloc);
+      alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
+          builder, alloc.getLoc(), &top, alloc.getCopy()));
       alloc.erase();
     }
   }

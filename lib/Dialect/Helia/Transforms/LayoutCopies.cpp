@@ -1,14 +1,14 @@
 //===- LayoutCopies.cpp - copies that bufferization makes for layouts -----===//
 
 #include "LayoutCopies.h"
+#include "LoopStorage.h"
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -23,11 +23,6 @@ static bool isStridedView(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
       return slice.getSourceType() != slice.getResultType();
-    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-            tensor::ReshapeOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
     if (auto loop = dyn_cast<LoopLikeOpInterface>(def)) {
       OpOperand *init = loop.getTiedLoopInit(cast<OpResult>(value));
       if (!init)
@@ -47,12 +42,9 @@ static bool isStridedView(Value value) {
         }
       return false;
     }
-    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
-    OpOperand *init =
-        dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
-    if (!init)
+    value = getSameLayoutStorage(value);
+    if (!value)
       return false;
-    value = init->get();
   }
   return false;
 }
@@ -90,13 +82,8 @@ void mlir::helia::copyStridedAtBoundaries(FunctionOpInterface func) {
           builder, op->getLoc(), type, ValueRange(), operand->get()));
       continue;
     }
-    OpBuilder atTop(top);
-    Value init =
-        tensor::EmptyOp::create(atTop, op->getLoc(), type.getShape(),
-                                type.getElementType(), type.getEncoding());
     operand->set(
-        linalg::CopyOp::create(builder, op->getLoc(), operand->get(), init)
-            .getResult(0));
+        copyIntoTopLevelTensor(builder, op->getLoc(), top, operand->get()));
   }
 }
 

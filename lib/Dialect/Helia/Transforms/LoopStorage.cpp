@@ -134,3 +134,13 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func) {
     }
   });
 }
+
+Value mlir::helia::copyIntoTopLevelTensor(OpBuilder &builder, Location loc,
+                                          Operation *top, Value source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  OpBuilder atTop(top);
+  Value init = tensor::EmptyOp::create(atTop, loc, type.getShape(),
+                                       type.getElementType(),
+                                       type.getEncoding());
+  return linalg::CopyOp::create(builder, loc, source, init).getResult(0);
+}

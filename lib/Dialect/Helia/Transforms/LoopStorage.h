@@ -11,6 +11,7 @@
 #ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::helia {
@@ -31,6 +32,13 @@ void splitNestedEmptyTensors(FunctionOpInterface func);
 /// never read); bufferization then keeps the loop-carried value in one
 /// buffer instead of allocating one per iteration.
 void writeYieldsIntoIterArgs(FunctionOpInterface func);
+
+/// Copies `source`, at `builder`'s insertion point inside the op `top` of a
+/// function body, into a `tensor.empty` of its type created right before
+/// `top`: one top-level buffer the plan counts, which serves every run of
+/// the region. Returns the copy.
+Value copyIntoTopLevelTensor(OpBuilder &builder, Location loc, Operation *top,
+                             Value source);
 
 } // namespace mlir::helia
 

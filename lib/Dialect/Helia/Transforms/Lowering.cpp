@@ -6,8 +6,6 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -67,22 +65,9 @@ unsigned ArenaTable::getNumArgs() const {
 }
 
 BindingAttr FunctionBindings::lookupStorage(Value value) const {
-  while (value) {
+  for (; value; value = getSameLayoutStorage(value))
     if (BindingAttr binding = bindings.lookup(value))
       return binding;
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return {};
-    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-            tensor::ReshapeOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
-    OpOperand *init =
-        dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
-    value = init ? init->get() : Value();
-  }
   return {};
 }
 

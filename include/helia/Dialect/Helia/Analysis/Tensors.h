@@ -54,6 +54,11 @@ std::string getHydrateFunctionName(StringRef prefix);
 /// `<prefix>_alloc_arenas` (`arena-mode=alloc`): allocates the arenas.
 std::string getAllocFunctionName(StringRef prefix);
 
+/// The value whose buffer `value` is stored in, with the same layout: the
+/// source of a reshape or cast, or a destination-style result's tied init;
+/// null for anything else (a slice is a strided view of its source).
+Value getSameLayoutStorage(Value value);
+
 /// The name of the function `call` calls directly (the leaf of its symbol
 /// reference); empty for an indirect call.
 StringRef getCalleeName(CallOpInterface call);
