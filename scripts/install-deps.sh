@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  libflatbuffers-dev flatbuffers-compiler
   libgtest-dev zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev
   chromium
   qemu-system-arm

@@ -1,0 +1,531 @@
+//===- ConvertElementwise.cpp - arithmetic and activations ----------------===//
+//
+// ADD, SUB and MUL follow TFLite's quantized formulas step by step: inputs
+// shifted into int32, each scaled by its own multiplier
+// (MultiplyByQuantizedMultiplier, double rounding: `tosa.rescale` with
+// DOUBLE_ROUND computes the same), combined, rescaled to the output. The
+// multipliers are derived as TFLite's Prepare derives them, including where
+// it computes in float before widening to double (SUB, LEAKY_RELU, RELU).
+// LOGISTIC, TANH and quantized SOFTMAX are computed in float between a
+// dequantize and a quantize (docs/TFLite.md: "Known differences").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace mlir::helia::tflite;
+
+/// Reshapes `value` to `rank` dimensions by prepending 1s (TOSA broadcasts
+/// operands of equal rank only).
+static Value broadcastRank(OpContext &ctx, Value value, int64_t rank) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getRank() == rank)
+    return value;
+  SmallVector<int64_t> shape(rank - type.getRank(), 1);
+  llvm::append_range(shape, type.getShape());
+  return buildReshape(ctx.b, ctx.getLoc("broadcast"), value, shape);
+}
+
+static bool isQuantizedInt(Type type) {
+  return type.isInteger(8) || type.isInteger(16);
+}
+
+static LogicalResult checkQuantized(OpContext &ctx, unsigned numInputs) {
+  for (unsigned i = 0; i < numInputs; ++i)
+    if (!ctx.getInputQuant(i).isQuantized() ||
+        ctx.getInputQuant(i).isPerChannel())
+      return ctx.emitError() << "input " << i
+                             << " needs one scale and zero point";
+  if (!ctx.getOutputQuant().isQuantized() || ctx.getOutputQuant().isPerChannel())
+    return ctx.emitError() << "output needs one scale and zero point";
+  return success();
+}
+
+/// A rescale by a real multiplier as TFLite's MultiplyByQuantizedMultiplier.
+static FailureOr<Value> rescaleBy(OpContext &ctx, Location loc, Value value,
+                                  Type outType, double real, int64_t inputZp,
+                                  int64_t outputZp) {
+  QuantizedMultiplier qm = quantizeMultiplier(real);
+  int shift;
+  if (real < 0 || !getRescale32Shift(qm, shift)) {
+    ctx.emitError() << "requantisation scale " << real
+                    << " is out of TOSA's range";
+    return failure();
+  }
+  return buildRescale(ctx.b, loc, value, outType, {qm.multiplier}, {shift},
+                      inputZp, outputZp, /*scale32=*/true,
+                      tosa::RoundingMode::DOUBLE_ROUND);
+}
+
+LogicalResult mlir::helia::tflite::convertAddSub(OpContext &ctx) {
+  if (failed(ctx.checkArity(2, 2, 1)))
+    return failure();
+  bool isSub = ctx.getCode() == 41;
+  fb::ActivationFunctionType act = fb::ActivationFunctionType_NONE;
+  if (isSub) {
+    FailureOr<const fb::SubOptions *> opts = ctx.getOptions<fb::SubOptions>();
+    if (failed(opts))
+      return failure();
+    if (*opts)
+      act = (*opts)->fused_activation_function();
+  } else {
+    FailureOr<const fb::AddOptions *> opts = ctx.getOptions<fb::AddOptions>();
+    if (failed(opts))
+      return failure();
+    if (*opts)
+      act = (*opts)->fused_activation_function();
+  }
+  RankedTensorType outType = ctx.getOutputType();
+  int64_t rank = outType.getRank();
+  FailureOr<Value> lhs = ctx.getInput(0), rhs = ctx.getInput(1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  Type element = outType.getElementType();
+  if (ctx.getInputType(0).getElementType() != element ||
+      ctx.getInputType(1).getElementType() != element)
+    return ctx.emitError() << "inputs and output must have one element type";
+  Value a = broadcastRank(ctx, *lhs, rank), b = broadcastRank(ctx, *rhs, rank);
+  if (isa<FloatType>(element) || element.isInteger(32)) {
+    Value result =
+        isSub ? Value(tosa::SubOp::create(ctx.b, ctx.getLoc(), outType, a, b))
+              : Value(tosa::AddOp::create(ctx.b, ctx.getLoc(), outType, a, b));
+    FailureOr<Value> activated = applyActivation(ctx, result, act);
+    if (failed(activated))
+      return failure();
+    return ctx.setOutput(0, *activated);
+  }
+  if (!isQuantizedInt(element) || failed(checkQuantized(ctx, 2)))
+    return failed(checkQuantized(ctx, 2))
+               ? failure()
+               : ctx.emitError() << "unsupported element type " << element;
+  const TensorQuant &q1 = ctx.getInputQuant(0), &q2 = ctx.getInputQuant(1),
+                    &qo = ctx.getOutputQuant();
+  int leftShift = element.isInteger(16) ? 15 : 20;
+  double r1, r2, ro;
+  if (isSub) {
+    // SUB's Prepare computes in float, then widens.
+    float twiceMax = 2 * std::max(q1.getScale(), q2.getScale());
+    r1 = static_cast<double>(q1.getScale() / twiceMax);
+    r2 = static_cast<double>(q2.getScale() / twiceMax);
+    ro = static_cast<double>(twiceMax /
+                             ((1 << leftShift) * qo.getScale()));
+  } else {
+    double twiceMax =
+        2 * static_cast<double>(std::max(q1.getScale(), q2.getScale()));
+    r1 = static_cast<double>(q1.getScale()) / twiceMax;
+    r2 = static_cast<double>(q2.getScale()) / twiceMax;
+    ro = twiceMax / ((1 << leftShift) * static_cast<double>(qo.getScale()));
+  }
+  if (ro >= 1.0)
+    return ctx.emitError() << "output scale " << qo.getScale()
+                           << " is too small for the inputs' scales (TFLite "
+                              "requires a multiplier below 1)";
+  Type i32 = ctx.b.getIntegerType(32);
+  Value sa = buildToInt32(ctx.b, ctx.getLoc("lhs"), a, q1.getZeroPoint(),
+                          leftShift);
+  Value sb = buildToInt32(ctx.b, ctx.getLoc("rhs"), b, q2.getZeroPoint(),
+                          leftShift);
+  FailureOr<Value> scaledA = rescaleBy(ctx, ctx.getLoc("lhs"), sa, i32, r1, 0, 0);
+  FailureOr<Value> scaledB = rescaleBy(ctx, ctx.getLoc("rhs"), sb, i32, r2, 0, 0);
+  if (failed(scaledA) || failed(scaledB))
+    return failure();
+  auto sumType = outType.clone(i32);
+  Value sum = isSub ? Value(tosa::SubOp::create(ctx.b, ctx.getLoc("raw"),
+                                                sumType, *scaledA, *scaledB))
+                    : Value(tosa::AddOp::create(ctx.b, ctx.getLoc("raw"),
+                                                sumType, *scaledA, *scaledB));
+  FailureOr<Value> out =
+      rescaleBy(ctx, ctx.getLoc("requantized"), sum, element, ro, 0,
+                qo.getZeroPoint());
+  if (failed(out))
+    return failure();
+  FailureOr<Value> activated = applyActivation(ctx, *out, act);
+  if (failed(activated))
+    return failure();
+  return ctx.setOutput(0, *activated);
+}
+
+LogicalResult mlir::helia::tflite::convertMul(OpContext &ctx) {
+  if (failed(ctx.checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<const fb::MulOptions *> opts = ctx.getOptions<fb::MulOptions>();
+  if (failed(opts))
+    return failure();
+  fb::ActivationFunctionType act =
+      *opts ? (*opts)->fused_activation_function()
+            : fb::ActivationFunctionType_NONE;
+  RankedTensorType outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  if (ctx.getInputType(0).getElementType() != element ||
+      ctx.getInputType(1).getElementType() != element)
+    return ctx.emitError() << "inputs and output must have one element type";
+  FailureOr<Value> lhs = ctx.getInput(0), rhs = ctx.getInput(1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  Value a = broadcastRank(ctx, *lhs, outType.getRank());
+  Value b = broadcastRank(ctx, *rhs, outType.getRank());
+  Value noShift = buildScalar(ctx.b, ctx.getLoc("shift"), ctx.b.getI8Type(), 0);
+  if (isa<FloatType>(element) || element.isInteger(32)) {
+    Value product =
+        tosa::MulOp::create(ctx.b, ctx.getLoc(), outType, a, b, noShift);
+    FailureOr<Value> activated = applyActivation(ctx, product, act);
+    if (failed(activated))
+      return failure();
+    return ctx.setOutput(0, *activated);
+  }
+  if (!isQuantizedInt(element))
+    return ctx.emitError() << "unsupported element type " << element;
+  if (failed(checkQuantized(ctx, 2)))
+    return failure();
+  const TensorQuant &q1 = ctx.getInputQuant(0), &q2 = ctx.getInputQuant(1),
+                    &qo = ctx.getOutputQuant();
+  Value wa = buildToInt32(ctx.b, ctx.getLoc("lhs"), a, q1.getZeroPoint());
+  Value wb = buildToInt32(ctx.b, ctx.getLoc("rhs"), b, q2.getZeroPoint());
+  Value product = tosa::MulOp::create(ctx.b, ctx.getLoc("raw"),
+                                      outType.clone(ctx.b.getIntegerType(32)),
+                                      wa, wb, noShift);
+  double real = static_cast<double>(q1.getScale()) *
+                static_cast<double>(q2.getScale()) /
+                static_cast<double>(qo.getScale());
+  FailureOr<Value> out = rescaleBy(ctx, ctx.getLoc("requantized"), product,
+                                   element, real, 0, qo.getZeroPoint());
+  if (failed(out))
+    return failure();
+  FailureOr<Value> activated = applyActivation(ctx, *out, act);
+  if (failed(activated))
+    return failure();
+  return ctx.setOutput(0, *activated);
+}
+
+/// A constant of `value`'s rank, all dimensions 1, holding `element`.
+static Value buildSplat(OpContext &ctx, Location loc, Value like, Type type,
+                        int64_t element) {
+  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
+  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1), type);
+  return buildConst(ctx.b, loc, constType, {element});
+}
+static Value buildSplatFloat(OpContext &ctx, Location loc, Value like,
+                             float element) {
+  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
+  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                         ctx.b.getF32Type());
+  return tosa::ConstOp::create(
+      ctx.b, loc, constType,
+      DenseElementsAttr::get(constType, ctx.b.getF32FloatAttr(element)));
+}
+
+LogicalResult mlir::helia::tflite::convertLeakyRelu(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<const fb::LeakyReluOptions *> opts =
+      ctx.getOptions<fb::LeakyReluOptions>();
+  if (failed(opts))
+    return failure();
+  float alpha = *opts ? (*opts)->alpha() : 0.2f;
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  RankedTensorType outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  auto boolType = outType.clone(ctx.b.getI1Type());
+  if (element.isF32()) {
+    Value zero = buildSplatFloat(ctx, ctx.getLoc("zero"), *input, 0.0f);
+    Value alphaV = buildSplatFloat(ctx, ctx.getLoc("alpha"), *input, alpha);
+    Value noShift =
+        buildScalar(ctx.b, ctx.getLoc("shift"), ctx.b.getI8Type(), 0);
+    Value scaled = tosa::MulOp::create(ctx.b, ctx.getLoc("negative"), outType,
+                                       *input, alphaV, noShift);
+    Value positive = tosa::GreaterOp::create(ctx.b, ctx.getLoc("positive"),
+                                             boolType, *input, zero);
+    return ctx.setOutput(0, tosa::SelectOp::create(ctx.b, ctx.getLoc(),
+                                                   outType, positive, *input,
+                                                   scaled));
+  }
+  if (!isQuantizedInt(element) ||
+      ctx.getInputType(0).getElementType() != element)
+    return ctx.emitError() << "unsupported element type " << element;
+  if (failed(checkQuantized(ctx, 1)))
+    return failure();
+  const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
+  // TFLite's Prepare computes both multipliers in float.
+  double alphaReal =
+      static_cast<double>(qi.getScale() * alpha / qo.getScale());
+  double identityReal = static_cast<double>(qi.getScale() / qo.getScale());
+  Type i32 = ctx.b.getIntegerType(32);
+  int64_t zp = qi.getZeroPoint();
+  FailureOr<Value> identity = rescaleBy(ctx, ctx.getLoc("identity"), *input,
+                                        i32, identityReal, zp, 0);
+  FailureOr<Value> negative = rescaleBy(ctx, ctx.getLoc("negative"), *input,
+                                        i32, std::abs(alphaReal), zp, 0);
+  if (failed(identity) || failed(negative))
+    return failure();
+  Value neg = *negative;
+  if (alphaReal < 0) {
+    Value zero = buildSplat(ctx, ctx.getLoc("zero"), neg, i32, 0);
+    neg = tosa::SubOp::create(ctx.b, ctx.getLoc("negative"), neg.getType(),
+                              zero, neg);
+  }
+  Value zpV = buildSplat(ctx, ctx.getLoc("input_zp"), *input, element, zp);
+  Value nonNegative = tosa::GreaterEqualOp::create(
+      ctx.b, ctx.getLoc("positive"), boolType, *input, zpV);
+  Value selected =
+      tosa::SelectOp::create(ctx.b, ctx.getLoc("raw"), outType.clone(i32),
+                             nonNegative, *identity, neg);
+  // Adds the output zero point and saturates, exactly.
+  return ctx.setOutput(
+      0, buildRescale(ctx.b, ctx.getLoc(), selected, element, {1 << 30}, {30},
+                      0, qo.getZeroPoint(), /*scale32=*/true,
+                      tosa::RoundingMode::SINGLE_ROUND));
+}
+
+LogicalResult mlir::helia::tflite::convertRelu(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  RankedTensorType outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  fb::ActivationFunctionType act =
+      ctx.getCode() == 19   ? fb::ActivationFunctionType_RELU
+      : ctx.getCode() == 21 ? fb::ActivationFunctionType_RELU6
+                            : fb::ActivationFunctionType_RELU_N1_TO_1;
+  if (element.isF32()) {
+    FailureOr<Value> result = applyActivation(ctx, *input, act);
+    if (failed(result))
+      return failure();
+    if (*result == *input)
+      return ctx.setOutput(0, *input);
+    return ctx.setOutput(0, *result);
+  }
+  if (!isQuantizedInt(element) ||
+      ctx.getInputType(0).getElementType() != element)
+    return ctx.emitError() << "unsupported element type " << element;
+  if (failed(checkQuantized(ctx, 1)))
+    return failure();
+  const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
+  if (act == fb::ActivationFunctionType_RELU6) {
+    // TFLite clamps in the input's quantization, without a rescale.
+    int64_t bits = element.getIntOrFloatBitWidth();
+    int64_t qmax = (int64_t(1) << (bits - 1)) - 1;
+    int64_t qmin = -qmax - 1;
+    int64_t six = std::clamp<int64_t>(
+        static_cast<int64_t>(std::round(6.0f / qi.getScale())) +
+            qi.getZeroPoint(),
+        qmin, qmax);
+    return ctx.setOutput(0, buildClampInt(ctx.b, ctx.getLoc(), *input,
+                                          std::clamp(qi.getZeroPoint(), qmin,
+                                                     qmax),
+                                          six));
+  }
+  double real = static_cast<double>(qi.getScale() / qo.getScale());
+  FailureOr<Value> rescaled =
+      rescaleBy(ctx, ctx.getLoc("requantized"), *input, element, real,
+                qi.getZeroPoint(), qo.getZeroPoint());
+  if (failed(rescaled))
+    return failure();
+  FailureOr<std::pair<int64_t, int64_t>> range =
+      getQuantizedActivationRange(ctx, act, qo, element);
+  if (failed(range))
+    return failure();
+  return ctx.setOutput(0, buildClampInt(ctx.b, ctx.getLoc(), *rescaled,
+                                        range->first, range->second));
+}
+
+/// `(float)(x - zp) * scale`, as TFLite's DEQUANTIZE computes it: the f32
+/// product of two exactly represented factors is the double product
+/// rounded once.
+static Value buildDequantize(OpContext &ctx, Location loc, Value input,
+                             const TensorQuant &q) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto floatType = type.clone(ctx.b.getF32Type());
+  Value asFloat = tosa::CastOp::create(ctx.b, loc, floatType, input);
+  Value zp = buildSplatFloat(ctx, loc, input,
+                             static_cast<float>(q.getZeroPoint()));
+  Value centred = tosa::SubOp::create(ctx.b, loc, floatType, asFloat, zp);
+  Value scale = buildSplatFloat(ctx, loc, input, q.getScale());
+  Value noShift = buildScalar(ctx.b, loc, ctx.b.getI8Type(), 0);
+  return tosa::MulOp::create(ctx.b, loc, floatType, centred, scale, noShift);
+}
+
+/// `clamp(round(x / scale) + zp)` with TFLite's float division and rounding
+/// half away from zero, as an elementwise linalg.generic (TOSA has no float
+/// division).
+static Value buildQuantize(OpContext &ctx, Location loc, Value input,
+                           RankedTensorType outType, const TensorQuant &q) {
+  OpBuilder &b = ctx.b;
+  auto inType = cast<RankedTensorType>(input.getType());
+  Value init = tensor::EmptyOp::create(b, loc, outType.getShape(),
+                                       outType.getElementType());
+  unsigned rank = inType.getRank();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Type element = outType.getElementType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  double qmin = -std::ldexp(1.0, bits - 1), qmax = std::ldexp(1.0, bits - 1) - 1;
+  float scale = q.getScale();
+  int64_t zp = q.getZeroPoint();
+  auto generic = linalg::GenericOp::create(
+      b, loc, outType, ValueRange{input}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Type f32 = nb.getF32Type();
+        Value x = args[0];
+        Value s = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(scale));
+        Value q = arith::DivFOp::create(nb, nloc, x, s);
+        Value r = math::RoundOp::create(nb, nloc, q);
+        // Adding the zero point and clamping in float is exact: every
+        // value involved is an integer below 2^24 once clamped.
+        Value shifted = arith::AddFOp::create(
+            nb, nloc, r,
+            arith::ConstantOp::create(nb, nloc,
+                                      nb.getFloatAttr(f32, double(zp))));
+        Value lo = arith::ConstantOp::create(nb, nloc, nb.getFloatAttr(f32, qmin));
+        Value hi = arith::ConstantOp::create(nb, nloc, nb.getFloatAttr(f32, qmax));
+        Value clamped = arith::MinimumFOp::create(
+            nb, nloc, arith::MaximumFOp::create(nb, nloc, shifted, lo), hi);
+        Value out = arith::FPToSIOp::create(nb, nloc, element, clamped);
+        linalg::YieldOp::create(nb, nloc, out);
+      });
+  return generic.getResult(0);
+}
+
+LogicalResult mlir::helia::tflite::convertQuantize(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  Type in = inType.getElementType(), out = outType.getElementType();
+  const TensorQuant &qo = ctx.getOutputQuant();
+  if (!qo.isQuantized() || qo.isPerChannel())
+    return ctx.emitError() << "output needs one scale and zero point";
+  if (!isQuantizedInt(out) && !out.isInteger(32))
+    return ctx.emitError() << "unsupported output type " << out;
+  if (in.isF32())
+    return ctx.setOutput(0, buildQuantize(ctx, ctx.getLoc(), *input, outType,
+                                          qo));
+  const TensorQuant &qi = ctx.getInputQuant(0);
+  if (!qi.isQuantized() || qi.isPerChannel())
+    return ctx.emitError() << "input needs one scale and zero point";
+  if (!isQuantizedInt(in) && !in.isInteger(32))
+    return ctx.emitError() << "unsupported input type " << in;
+  double real =
+      static_cast<double>(qi.getScale()) / static_cast<double>(qo.getScale());
+  Value value = *input;
+  int64_t inZp = qi.getZeroPoint();
+  if (in.isInteger(32) && inZp != 0) {
+    // TOSA takes no zero point for an int32 input.
+    Value zp = buildSplat(ctx, ctx.getLoc("input_zp"), value, in, inZp);
+    value = tosa::SubOp::create(ctx.b, ctx.getLoc("centred"), inType, value,
+                                zp);
+    inZp = 0;
+  }
+  FailureOr<Value> result =
+      rescaleBy(ctx, ctx.getLoc(), value, out, real, inZp, qo.getZeroPoint());
+  if (failed(result))
+    return failure();
+  return ctx.setOutput(0, *result);
+}
+
+LogicalResult mlir::helia::tflite::convertDequantize(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  Type in = ctx.getInputType(0).getElementType();
+  if (!ctx.getOutputType().getElementType().isF32() || !isQuantizedInt(in))
+    return ctx.emitError() << "supports int8 and int16 to float32";
+  const TensorQuant &qi = ctx.getInputQuant(0);
+  if (!qi.isQuantized() || qi.isPerChannel())
+    return ctx.emitError() << "input needs one scale and zero point";
+  return ctx.setOutput(0, buildDequantize(ctx, ctx.getLoc(), *input, qi));
+}
+
+/// Applies `build` in float: directly for float tensors, between a
+/// dequantize and a quantize for quantized ones.
+static LogicalResult
+convertThroughFloat(OpContext &ctx,
+                    function_ref<Value(Value, RankedTensorType)> build) {
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  RankedTensorType outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  if (element.isF32())
+    return ctx.setOutput(0, build(*input, outType));
+  Type in = ctx.getInputType(0).getElementType();
+  if (!isQuantizedInt(element) || !isQuantizedInt(in))
+    return ctx.emitError() << "unsupported element types " << in << " and "
+                           << element;
+  if (failed(checkQuantized(ctx, 1)))
+    return failure();
+  Value real = buildDequantize(ctx, ctx.getLoc("dequantized"), *input,
+                               ctx.getInputQuant(0));
+  Value result = build(real, outType.clone(ctx.b.getF32Type()));
+  return ctx.setOutput(0, buildQuantize(ctx, ctx.getLoc(), result, outType,
+                                        ctx.getOutputQuant()));
+}
+
+LogicalResult mlir::helia::tflite::convertUnaryFloat(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  bool isLogistic = ctx.getCode() == 14;
+  return convertThroughFloat(ctx, [&](Value x, RankedTensorType type) -> Value {
+    Location loc = ctx.getLoc(type.getElementType() ==
+                                      ctx.getOutputType().getElementType()
+                                  ? ""
+                                  : "real");
+    if (isLogistic)
+      return tosa::SigmoidOp::create(ctx.b, loc, type, x);
+    return tosa::TanhOp::create(ctx.b, loc, type, x);
+  });
+}
+
+LogicalResult mlir::helia::tflite::convertSoftmax(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<const fb::SoftmaxOptions *> opts =
+      ctx.getOptions<fb::SoftmaxOptions>();
+  if (failed(opts))
+    return failure();
+  float beta = *opts ? (*opts)->beta() : 1.0f;
+  int64_t rank = ctx.getOutputType().getRank();
+  if (rank < 1)
+    return ctx.emitError() << "needs a tensor of rank 1 or more";
+  return convertThroughFloat(ctx, [&](Value x, RankedTensorType type) -> Value {
+    bool direct = ctx.getOutputType().getElementType().isF32();
+    OpBuilder &b = ctx.b;
+    auto axis = b.getI32IntegerAttr(rank - 1);
+    SmallVector<int64_t> reducedShape(type.getShape());
+    reducedShape.back() = 1;
+    auto reducedType = type.clone(reducedShape);
+    Value max = tosa::ReduceMaxOp::create(b, ctx.getLoc("max"), reducedType, x,
+                                          static_cast<uint32_t>(rank - 1));
+    Value diff = tosa::SubOp::create(b, ctx.getLoc("diff"), type, x, max);
+    if (beta != 1.0f) {
+      Value betaV = buildSplatFloat(ctx, ctx.getLoc("beta"), x, beta);
+      Value noShift = buildScalar(b, ctx.getLoc("shift"), b.getI8Type(), 0);
+      diff = tosa::MulOp::create(b, ctx.getLoc("scaled"), type, diff, betaV,
+                                 noShift);
+    }
+    Value exp = tosa::ExpOp::create(b, ctx.getLoc("exp"), type, diff);
+    Value sum =
+        tosa::ReduceSumOp::create(b, ctx.getLoc("sum"), reducedType, exp, axis);
+    Value inv = tosa::ReciprocalOp::create(b, ctx.getLoc("reciprocal"),
+                                           reducedType, sum);
+    Value noShift = buildScalar(b, ctx.getLoc("shift"), b.getI8Type(), 0);
+    return tosa::MulOp::create(b, direct ? ctx.getLoc() : ctx.getLoc("real"),
+                               type, exp, inv, noShift);
+  });
+}

@@ -1,0 +1,506 @@
+//===- ConvertTensor.cpp - data movement, pooling and reductions ----------===//
+//
+// RESHAPE, SQUEEZE, EXPAND_DIMS, PAD, STRIDED_SLICE, TRANSPOSE and
+// CONCATENATION move elements without arithmetic. AVERAGE_POOL_2D on
+// integers sums the raw values of the window's in-image taps and divides
+// with rounding half away from zero, as TFLite does (a `tosa.avg_pool2d`
+// rounds differently); MEAN folds 1/n into its multiplier by truncating
+// division, as TFLite's QuantizedMeanOrSum does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::helia::tflite;
+
+LogicalResult mlir::helia::tflite::convertReshape(OpContext &ctx) {
+  // RESHAPE's second input (the shape) only repeats the output's shape.
+  if (failed(ctx.checkArity(1, 2, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  if (inType.getNumElements() != outType.getNumElements() ||
+      inType.getElementType() != outType.getElementType())
+    return ctx.emitError() << "cannot reshape " << inType << " to " << outType;
+  auto result = tosa::ReshapeOp::create(
+      ctx.b, ctx.getLoc(), outType, *input,
+      buildShape(ctx.b, ctx.getLoc("shape"), outType.getShape()));
+  return ctx.setOutput(0, result);
+}
+
+LogicalResult mlir::helia::tflite::convertPad(OpContext &ctx) {
+  bool isV2 = ctx.getCode() == 60;
+  if (failed(ctx.checkArity(2, isV2 ? 3 : 2, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  FailureOr<SmallVector<int64_t>> paddings = ctx.getConstantInts(1);
+  if (failed(input) || failed(paddings))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  int64_t rank = inType.getRank();
+  if (static_cast<int64_t>(paddings->size()) != 2 * rank)
+    return ctx.emitError() << "paddings hold " << paddings->size()
+                           << " values for rank " << rank;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t before = (*paddings)[2 * d], after = (*paddings)[2 * d + 1];
+    if (before < 0 || after < 0 ||
+        inType.getDimSize(d) + before + after != outType.getDimSize(d))
+      return ctx.emitError() << "paddings do not give the output shape "
+                             << outType;
+  }
+  Type element = inType.getElementType();
+  Value padValue;
+  Location loc = ctx.getLoc("pad_value");
+  if (isV2 && ctx.hasInput(2)) {
+    FailureOr<Value> constant = ctx.getInput(2);
+    if (failed(constant))
+      return failure();
+    if (ctx.getInputType(2).getNumElements() != 1 ||
+        ctx.getInputType(2).getElementType() != element)
+      return ctx.emitError() << "the pad value must be one " << element;
+    padValue = buildReshape(ctx.b, loc, *constant, {1});
+  } else if (isa<FloatType>(element)) {
+    padValue = buildScalarFloat(ctx.b, loc, element, 0.0);
+  } else {
+    // TFLite pads int8 with the output's zero point, int16 with 0.
+    int64_t zp =
+        element.isInteger(8) ? ctx.getOutputQuant().getZeroPoint() : 0;
+    padValue = buildScalar(ctx.b, loc, element, zp);
+  }
+  auto result = tosa::PadOp::create(
+      ctx.b, ctx.getLoc(), outType, *input,
+      buildShape(ctx.b, ctx.getLoc("paddings"), *paddings), padValue);
+  return ctx.setOutput(0, result);
+}
+
+LogicalResult mlir::helia::tflite::convertStridedSlice(OpContext &ctx) {
+  if (failed(ctx.checkArity(4, 4, 1)))
+    return failure();
+  FailureOr<const fb::StridedSliceOptions *> opts =
+      ctx.getOptions<fb::StridedSliceOptions>();
+  if (failed(opts))
+    return failure();
+  int32_t beginMask = 0, endMask = 0, shrinkMask = 0;
+  bool offset = false;
+  if (*opts) {
+    if ((*opts)->ellipsis_mask() || (*opts)->new_axis_mask())
+      return ctx.emitError() << "ellipsis and new-axis masks are not supported";
+    beginMask = (*opts)->begin_mask();
+    endMask = (*opts)->end_mask();
+    shrinkMask = (*opts)->shrink_axis_mask();
+    offset = (*opts)->offset();
+  }
+  FailureOr<Value> input = ctx.getInput(0);
+  FailureOr<SmallVector<int64_t>> begin = ctx.getConstantInts(1);
+  FailureOr<SmallVector<int64_t>> end = ctx.getConstantInts(2);
+  FailureOr<SmallVector<int64_t>> strides = ctx.getConstantInts(3);
+  if (failed(input) || failed(begin) || failed(end) || failed(strides))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  int64_t rank = inType.getRank();
+  if (static_cast<int64_t>(begin->size()) != rank ||
+      static_cast<int64_t>(end->size()) != rank ||
+      static_cast<int64_t>(strides->size()) != rank)
+    return ctx.emitError() << "begin, end and strides must have " << rank
+                           << " elements";
+  SmallVector<int64_t> starts, sizes, steps, keptShape;
+  bool unitStrides = true, reversed = false;
+  SmallVector<int32_t> reverseAxes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = inType.getDimSize(d), stride = (*strides)[d];
+    if (stride == 0)
+      return ctx.emitError() << "stride of axis " << d << " is 0";
+    int64_t s = (*begin)[d];
+    if (s < 0)
+      s += dim;
+    s = stride > 0 ? std::clamp<int64_t>(s, 0, dim)
+                   : std::clamp<int64_t>(s, -1, dim - 1);
+    if (beginMask & (1 << d))
+      s = stride > 0 ? 0 : dim - 1;
+    int64_t e;
+    bool shrink = shrinkMask & (1 << d);
+    if (shrink) {
+      e = s >= dim ? s : s + 1;
+      stride = 1;
+    } else {
+      e = (*end)[d] + (offset ? s : 0);
+      if (e < 0)
+        e += dim;
+      e = stride > 0 ? std::clamp<int64_t>(e, 0, dim)
+                     : std::clamp<int64_t>(e, -1, dim - 1);
+      if (endMask & (1 << d))
+        e = stride > 0 ? dim : -1;
+    }
+    int64_t count = stride > 0 ? std::max<int64_t>(0, (e - s + stride - 1) / stride)
+                               : std::max<int64_t>(0, (s - e - stride - 1) / -stride);
+    if (stride < 0) {
+      // Reverse the axis, then walk it forwards.
+      reverseAxes.push_back(d);
+      reversed = true;
+      s = dim - 1 - s;
+      stride = -stride;
+    }
+    if (stride != 1)
+      unitStrides = false;
+    starts.push_back(s);
+    sizes.push_back(count);
+    steps.push_back(stride);
+    if (!shrink)
+      keptShape.push_back(count);
+  }
+  if (RankedTensorType::get(keptShape, inType.getElementType()) != outType)
+    return ctx.emitError() << "the slice has shape " << "["
+                           << llvm::make_range(keptShape.begin(),
+                                               keptShape.end())
+                           << "], the output " << outType;
+  Value value = *input;
+  for (int32_t axis : reverseAxes)
+    value = tosa::ReverseOp::create(ctx.b, ctx.getLoc("reversed"),
+                                    value.getType(), value,
+                                    ctx.b.getI32IntegerAttr(axis));
+  (void)reversed;
+  auto slicedType = RankedTensorType::get(sizes, inType.getElementType());
+  if (unitStrides) {
+    value = tosa::SliceOp::create(ctx.b, ctx.getLoc("slice"), slicedType,
+                                  value,
+                                  buildShape(ctx.b, ctx.getLoc("start"), starts),
+                                  buildShape(ctx.b, ctx.getLoc("size"), sizes));
+  } else {
+    value = tensor::ExtractSliceOp::create(
+        ctx.b, ctx.getLoc("slice"), slicedType, value, ValueRange{},
+        ValueRange{}, ValueRange{}, ctx.b.getDenseI64ArrayAttr(starts),
+        ctx.b.getDenseI64ArrayAttr(sizes), ctx.b.getDenseI64ArrayAttr(steps));
+  }
+  if (slicedType == outType) {
+    // Name the slice after the output.
+    value.getDefiningOp()->setLoc(ctx.getLoc());
+    return ctx.setOutput(0, value);
+  }
+  return ctx.setOutput(0, tosa::ReshapeOp::create(
+                              ctx.b, ctx.getLoc(), outType, value,
+                              buildShape(ctx.b, ctx.getLoc("shape"),
+                                         outType.getShape())));
+}
+
+LogicalResult mlir::helia::tflite::convertTranspose(OpContext &ctx) {
+  if (failed(ctx.checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  FailureOr<SmallVector<int64_t>> perm = ctx.getConstantInts(1);
+  if (failed(input) || failed(perm))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  int64_t rank = inType.getRank();
+  SmallVector<int32_t> perms;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return ctx.emitError() << "the permutation is not one of " << rank
+                             << " axes";
+    seen[p] = true;
+    perms.push_back(p);
+  }
+  if (static_cast<int64_t>(perms.size()) != rank)
+    return ctx.emitError() << "the permutation has " << perms.size()
+                           << " elements for rank " << rank;
+  return ctx.setOutput(0, tosa::TransposeOp::create(
+                              ctx.b, ctx.getLoc(), outType, *input,
+                              ctx.b.getDenseI32ArrayAttr(perms)));
+}
+
+LogicalResult mlir::helia::tflite::convertConcatenation(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1u << 16, 1)))
+    return failure();
+  FailureOr<const fb::ConcatenationOptions *> opts =
+      ctx.getOptions<fb::ConcatenationOptions>();
+  if (failed(opts))
+    return failure();
+  int64_t rank = ctx.getOutputType().getRank();
+  int64_t axis = *opts ? (*opts)->axis() : 0;
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return ctx.emitError() << "axis " << axis << " is out of range";
+  if (*opts &&
+      (*opts)->fused_activation_function() != fb::ActivationFunctionType_NONE)
+    return ctx.emitError() << "fused activations are not supported";
+  SmallVector<Value> inputs;
+  const TensorQuant &qo = ctx.getOutputQuant();
+  for (unsigned i = 0; i < ctx.getNumInputs(); ++i) {
+    FailureOr<Value> input = ctx.getInput(i);
+    if (failed(input))
+      return failure();
+    const TensorQuant &qi = ctx.getInputQuant(i);
+    if (ctx.getOutputType().getElementType().isInteger(8) &&
+        (qi.getScale() != qo.getScale() ||
+         qi.getZeroPoint() != qo.getZeroPoint()))
+      return ctx.emitError() << "input " << i
+                             << " is quantized differently from the output "
+                                "(TFLite requires one scale and zero point)";
+    inputs.push_back(*input);
+  }
+  return ctx.setOutput(0, tosa::ConcatOp::create(ctx.b, ctx.getLoc(),
+                                                 ctx.getOutputType(), inputs,
+                                                 ctx.b.getI32IntegerAttr(axis)));
+}
+
+/// The sum over `axes` of `value` (integers widened to i32), dimensions
+/// kept as 1.
+static Value buildSum(OpContext &ctx, Value value, ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  if (element.isInteger(8) || element.isInteger(16)) {
+    type = type.clone(ctx.b.getIntegerType(32));
+    value = tosa::CastOp::create(ctx.b, ctx.getLoc("wide"), type, value);
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t axis : axes) {
+    shape[axis] = 1;
+    value = tosa::ReduceSumOp::create(ctx.b, ctx.getLoc("sum"),
+                                      type.clone(shape), value,
+                                      ctx.b.getI32IntegerAttr(axis));
+  }
+  return value;
+}
+
+LogicalResult mlir::helia::tflite::convertMean(OpContext &ctx) {
+  if (failed(ctx.checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<Value> input = ctx.getInput(0);
+  FailureOr<SmallVector<int64_t>> axesIn = ctx.getConstantInts(1);
+  if (failed(input) || failed(axesIn))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t axis : *axesIn) {
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return ctx.emitError() << "axis " << axis << " is out of range";
+    if (llvm::is_contained(axes, axis))
+      continue;
+    axes.push_back(axis);
+    count *= inType.getDimSize(axis);
+  }
+  llvm::sort(axes);
+  if (count == 0)
+    return ctx.emitError() << "reduces an empty axis";
+  Value sum = buildSum(ctx, *input, axes);
+  auto sumType = cast<RankedTensorType>(sum.getType());
+  Type element = outType.getElementType();
+  Value result;
+  if (element.isF32()) {
+    auto splat = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                       ctx.b.getF32Type());
+    Value inv = tosa::ConstOp::create(
+        ctx.b, ctx.getLoc("count"), splat,
+        DenseElementsAttr::get(splat, ctx.b.getF32FloatAttr(1.0f / count)));
+    Value noShift =
+        buildScalar(ctx.b, ctx.getLoc("shift"), ctx.b.getI8Type(), 0);
+    result = tosa::MulOp::create(ctx.b, ctx.getLoc("mean"), sumType, sum, inv,
+                                 noShift);
+  } else if (element.isInteger(8) || element.isInteger(16)) {
+    const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
+    if (!qi.isQuantized() || !qo.isQuantized())
+      return ctx.emitError() << "integer tensors without quantization";
+    QuantizedMultiplier qm = quantizeMultiplier(
+        static_cast<double>(qi.getScale()) / static_cast<double>(qo.getScale()));
+    // 1/n folded into the multiplier, as TFLite's QuantizedMeanOrSum does.
+    int k = std::min(63 - llvm::countl_zero(static_cast<uint64_t>(count)), 32);
+    k = std::min(k, 31 + qm.shift);
+    k = std::max(k, 0);
+    qm.multiplier = static_cast<int32_t>(
+        (static_cast<int64_t>(qm.multiplier) << k) / count);
+    qm.shift -= k;
+    auto splat = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                       ctx.b.getIntegerType(32));
+    Value offset = buildConst(ctx.b, ctx.getLoc("zp_sum"), splat,
+                              {qi.getZeroPoint() * count});
+    Value centred =
+        tosa::SubOp::create(ctx.b, ctx.getLoc("centred"), sumType, sum, offset);
+    int shift;
+    if (!getRescale32Shift(qm, shift))
+      return ctx.emitError() << "requantisation is out of TOSA's range";
+    result = buildRescale(ctx.b, ctx.getLoc("mean"), centred, element,
+                          {qm.multiplier}, {shift}, 0, qo.getZeroPoint(),
+                          true, tosa::RoundingMode::DOUBLE_ROUND);
+  } else {
+    return ctx.emitError() << "unsupported element type " << element;
+  }
+  return ctx.setOutput(0,
+                       buildReshape(ctx.b, ctx.getLoc(), result,
+                                    outType.getShape()));
+}
+
+namespace {
+struct PoolGeometry {
+  int64_t kh, kw, sh, sw;
+  SmallVector<int64_t> pad; // top, bottom, left, right
+};
+} // namespace
+
+static FailureOr<PoolGeometry> getPoolGeometry(OpContext &ctx,
+                                               const fb::Pool2DOptions *opts) {
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  if (inType.getRank() != 4 || outType.getRank() != 4) {
+    ctx.emitError() << "input and output must have rank 4";
+    return failure();
+  }
+  PoolGeometry g{opts->filter_height(), opts->filter_width(), opts->stride_h(),
+                 opts->stride_w(), {0, 0, 0, 0}};
+  if (g.kh < 1 || g.kw < 1 || g.sh < 1 || g.sw < 1) {
+    ctx.emitError() << "filter sizes and strides must be positive";
+    return failure();
+  }
+  if (opts->padding() == fb::Padding_SAME) {
+    auto [top, bottom] = getSamePadding(inType.getDimSize(1),
+                                        outType.getDimSize(1), g.sh, 1, g.kh);
+    auto [left, right] = getSamePadding(inType.getDimSize(2),
+                                        outType.getDimSize(2), g.sw, 1, g.kw);
+    g.pad = {top, bottom, left, right};
+  }
+  return g;
+}
+
+/// The pooled input, sliced where TOSA's window arithmetic needs it.
+static Value fitPoolWindow(OpContext &ctx, Value input, PoolGeometry &g) {
+  RankedTensorType outType = ctx.getOutputType();
+  return fitWindow(ctx.b, ctx.getLoc("window"), input, g.pad,
+                   {outType.getDimSize(1), outType.getDimSize(2)},
+                   {g.sh, g.sw}, {g.kh, g.kw});
+}
+
+LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<const fb::Pool2DOptions *> opts =
+      ctx.getOptions<fb::Pool2DOptions>();
+  if (failed(opts) || !*opts)
+    return failed(opts) ? failure() : ctx.emitError() << "has no Pool2DOptions";
+  FailureOr<PoolGeometry> g = getPoolGeometry(ctx, *opts);
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(g) || failed(input))
+    return failure();
+  Value pooled = tosa::MaxPool2dOp::create(
+      ctx.b, ctx.getLoc(), ctx.getOutputType(), fitPoolWindow(ctx, *input, *g),
+      ctx.b.getDenseI64ArrayAttr({g->kh, g->kw}),
+      ctx.b.getDenseI64ArrayAttr({g->sh, g->sw}),
+      ctx.b.getDenseI64ArrayAttr(g->pad), tosa::NanPropagationMode::PROPAGATE);
+  FailureOr<Value> result =
+      applyActivation(ctx, pooled, (*opts)->fused_activation_function());
+  if (failed(result))
+    return failure();
+  return ctx.setOutput(0, *result);
+}
+
+LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
+  if (failed(ctx.checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<const fb::Pool2DOptions *> opts =
+      ctx.getOptions<fb::Pool2DOptions>();
+  if (failed(opts) || !*opts)
+    return failed(opts) ? failure() : ctx.emitError() << "has no Pool2DOptions";
+  FailureOr<PoolGeometry> g = getPoolGeometry(ctx, *opts);
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(g) || failed(input))
+    return failure();
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  OpBuilder &b = ctx.b;
+  if (element.isF32()) {
+    Value zp = buildScalarFloat(b, ctx.getLoc("zp"), element, 0.0);
+    Value pooled = tosa::AvgPool2dOp::create(
+        b, ctx.getLoc(), outType, fitPoolWindow(ctx, *input, *g), zp, zp,
+        b.getDenseI64ArrayAttr({g->kh, g->kw}),
+        b.getDenseI64ArrayAttr({g->sh, g->sw}), b.getDenseI64ArrayAttr(g->pad),
+        TypeAttr::get(b.getF32Type()));
+    FailureOr<Value> result =
+        applyActivation(ctx, pooled, (*opts)->fused_activation_function());
+    if (failed(result))
+      return failure();
+    return ctx.setOutput(0, *result);
+  }
+  if (!(element.isInteger(8) || element.isInteger(16)) ||
+      inType.getElementType() != element)
+    return ctx.emitError() << "unsupported element type " << element;
+  // The raw sum of each window's in-image taps, in i32.
+  int64_t n = inType.getDimSize(0), ih = inType.getDimSize(1),
+          iw = inType.getDimSize(2), c = inType.getDimSize(3);
+  int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
+  Type i32 = b.getIntegerType(32);
+  Value sum;
+  bool global = g->kh == ih && g->kw == iw && oh == 1 && ow == 1 &&
+                llvm::all_of(g->pad, [](int64_t p) { return p == 0; });
+  if (global) {
+    sum = buildSum(ctx, *input, {1, 2});
+  } else {
+    // A depthwise convolution with a filter of ones: padding taps add 0.
+    bool wide = element.isInteger(16);
+    Type acc = b.getIntegerType(wide ? 48 : 32);
+    auto filterType =
+        RankedTensorType::get({g->kh, g->kw, c, 1}, b.getIntegerType(8));
+    Value ones = tosa::ConstOp::create(
+        b, ctx.getLoc("ones"), filterType,
+        DenseElementsAttr::get(filterType, b.getI8IntegerAttr(1)));
+    Value bias =
+        buildConst(b, ctx.getLoc("bias"), RankedTensorType::get({c}, acc),
+                   SmallVector<int64_t>(c, 0));
+    Value inZp = buildScalar(b, ctx.getLoc("zp"), element, 0);
+    Value filterZp = buildScalar(b, ctx.getLoc("zp"), b.getI8Type(), 0);
+    Value window = fitPoolWindow(ctx, *input, *g);
+    sum = tosa::DepthwiseConv2DOp::create(
+        b, ctx.getLoc("sum"), outType.clone(acc), window, ones, bias, inZp,
+        filterZp, b.getDenseI64ArrayAttr(g->pad),
+        b.getDenseI64ArrayAttr({g->sh, g->sw}), b.getDenseI64ArrayAttr({1, 1}),
+        TypeAttr::get(acc));
+    if (wide)
+      sum = tosa::CastOp::create(b, ctx.getLoc("sum32"), outType.clone(i32),
+                                 sum);
+  }
+  // The number of in-image taps of every output position.
+  SmallVector<int64_t> counts, halves;
+  for (int64_t y = 0; y < oh; ++y)
+    for (int64_t x = 0; x < ow; ++x) {
+      int64_t y0 = y * g->sh - g->pad[0], x0 = x * g->sw - g->pad[2];
+      int64_t rows = std::min(ih, y0 + g->kh) - std::max<int64_t>(0, y0);
+      int64_t cols = std::min(iw, x0 + g->kw) - std::max<int64_t>(0, x0);
+      int64_t count = std::max<int64_t>(0, rows) * std::max<int64_t>(0, cols);
+      if (count == 0)
+        return ctx.emitError() << "output (" << y << ", " << x
+                               << ") covers no input element";
+      counts.push_back(count);
+      halves.push_back(count / 2);
+    }
+  (void)n;
+  auto countType = RankedTensorType::get({1, oh, ow, 1}, i32);
+  Value count = buildConst(b, ctx.getLoc("count"), countType, counts);
+  Value half = buildConst(b, ctx.getLoc("half_count"), countType, halves);
+  auto sumType = outType.clone(i32);
+  Value zero = buildConst(b, ctx.getLoc("zero"),
+                          RankedTensorType::get({1, 1, 1, 1}, i32), {0});
+  Value positive = tosa::GreaterOp::create(
+      b, ctx.getLoc("positive"), outType.clone(b.getI1Type()), sum, zero);
+  Value up = tosa::AddOp::create(b, ctx.getLoc("up"), sumType, sum, half);
+  Value down = tosa::SubOp::create(b, ctx.getLoc("down"), sumType, sum, half);
+  Value numerator = tosa::SelectOp::create(b, ctx.getLoc("numerator"), sumType,
+                                           positive, up, down);
+  // tosa.intdiv truncates towards zero, as C++ division does.
+  Value average = tosa::IntDivOp::create(b, ctx.getLoc("average"), sumType,
+                                         numerator, count);
+  FailureOr<std::pair<int64_t, int64_t>> range = getQuantizedActivationRange(
+      ctx, (*opts)->fused_activation_function(), ctx.getOutputQuant(),
+      element);
+  if (failed(range))
+    return failure();
+  Value clamped = buildClampInt(b, ctx.getLoc("clamped"), average,
+                                range->first, range->second);
+  return ctx.setOutput(0,
+                       tosa::CastOp::create(b, ctx.getLoc(), outType, clamped));
+}
