@@ -8,16 +8,23 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+/// The bytes one element of `type` takes in memory: LLVM's allocation size,
+/// which rounds a width that is not a power of two bytes up (an i48
+/// accumulator takes 8 bytes, an i24 4), on the host and on Arm alike.
+static uint64_t getScalarByteSize(Type type) {
+  return llvm::PowerOf2Ceil(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+}
+
 std::optional<uint64_t> mlir::helia::getElementByteSize(Type type) {
   if (type.isIndex())
     return kIndexByteSize;
   if (type.isIntOrFloat())
-    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+    return getScalarByteSize(type);
   if (auto complex = dyn_cast<ComplexType>(type)) {
     Type inner = complex.getElementType();
     if (!inner.isIntOrFloat())
       return std::nullopt;
-    return 2 * llvm::divideCeil(inner.getIntOrFloatBitWidth(), 8);
+    return 2 * getScalarByteSize(inner);
   }
   return std::nullopt;
 }
