@@ -158,6 +158,11 @@ mlir::helia::tflite::getQuantizedActivationRange(OpContext &ctx,
 
 FailureOr<Value> mlir::helia::tflite::applyActivation(
     OpContext &ctx, Value value, fb::ActivationFunctionType act, unsigned j) {
+  // The output's name moves to the clamp, if there is one.
+  if (act != fb::ActivationFunctionType_NONE)
+    if (Operation *def = value.getDefiningOp())
+      if (def->getLoc() == ctx.getLoc(j))
+        def->setLoc(ctx.getLoc("pre_activation"));
   Type element = getElementType(value);
   if (isa<FloatType>(element)) {
     float inf = std::numeric_limits<float>::infinity();
