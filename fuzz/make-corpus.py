@@ -8,7 +8,8 @@ Writes OUT_DIR/pipeline/ (each module of test/ -- split at `// -----` -- and
 each bench model, behind a few 8-byte configurations that the pipeline
 fuzzer decodes: platform, rule seed, algorithm, limits), OUT_DIR/rules/
 (every JSON file embedded in the tests with split-file, plus the README's
-example) and OUT_DIR/planner/ (a few fixed byte strings). File names are
+example), OUT_DIR/planner/ (a few fixed byte strings) and OUT_DIR/tflite/
+(the small .tflite files of the shared bench). File names are
 content hashes, so reruns are idempotent.
 """
 
@@ -89,7 +90,17 @@ def main() -> int:
         write(out / "rules", rule)
     for seed in (b"", b"\x00" * 16, bytes(range(64)), b"\xff" * 64):
         write(out / "planner", seed)
-    print(f"corpus: {len(modules)} modules, {len(rules)} rule files in {out}")
+    # The importer's seeds: the real .tflite files small enough to mutate
+    # quickly (every SEANet single-op model, the small TFLM examples).
+    tflite = bench.parent / "tflite"
+    models = 0
+    if tflite.is_dir():
+        for path in sorted(tflite.rglob("*.tflite")):
+            if path.stat().st_size <= 32768:
+                write(out / "tflite", path.read_bytes())
+                models += 1
+    print(f"corpus: {len(modules)} modules, {len(rules)} rule files, "
+          f"{models} .tflite files in {out}")
     return 0
 
 
