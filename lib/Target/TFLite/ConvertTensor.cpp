@@ -11,6 +11,8 @@
 
 #include "Importer.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -249,23 +251,67 @@ LogicalResult mlir::helia::tflite::convertConcatenation(OpContext &ctx) {
                                                  ctx.b.getI32IntegerAttr(axis)));
 }
 
-/// The sum over `axes` of `value` (integers widened to i32), dimensions
-/// kept as 1.
+/// The sum over `axes` of `value`, dimensions kept as 1, accumulated in i32
+/// for integers: a linalg reduction that widens each element as it reads
+/// it, so that no full-size i32 copy of the input exists.
 static Value buildSum(OpContext &ctx, Value value, ArrayRef<int64_t> axes) {
+  OpBuilder &b = ctx.b;
   auto type = cast<RankedTensorType>(value.getType());
   Type element = type.getElementType();
-  if (element.isInteger(8) || element.isInteger(16)) {
-    type = type.clone(ctx.b.getIntegerType(32));
-    value = tosa::CastOp::create(ctx.b, ctx.getLoc("wide"), type, value);
+  Type acc = isa<FloatType>(element) ? element : b.getIntegerType(32);
+  // The reduction writes the kept dimensions only (a projection, which
+  // tiling needs); an expand_shape restores the reduced ones as 1s.
+  SmallVector<int64_t> shape(type.getShape()), kept;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    if (reduced)
+      shape[d] = 1;
+    else
+      kept.push_back(shape[d]);
+    if (!reduced || groups.empty())
+      groups.emplace_back();
+    groups.back().push_back(d);
   }
-  SmallVector<int64_t> shape(type.getShape());
-  for (int64_t axis : axes) {
-    shape[axis] = 1;
-    value = tosa::ReduceSumOp::create(ctx.b, ctx.getLoc("sum"),
-                                      type.clone(shape), value,
-                                      ctx.b.getI32IntegerAttr(axis));
+  auto resultType = RankedTensorType::get(kept, acc);
+  Location loc = ctx.getLoc("sum");
+  Value init = tensor::EmptyOp::create(b, loc, kept, acc);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(acc));
+  Value filled =
+      linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{init})
+          .getResult(0);
+  unsigned rank = type.getRank();
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (unsigned d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    if (!reduced)
+      outExprs.push_back(b.getAffineDimExpr(d));
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
   }
-  return value;
+  SmallVector<AffineMap> maps = {
+      b.getMultiDimIdentityMap(rank),
+      AffineMap::get(rank, 0, outExprs, b.getContext())};
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, ValueRange{value}, ValueRange{filled}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value in = args[0];
+        Value sum;
+        if (isa<FloatType>(acc)) {
+          sum = arith::AddFOp::create(nb, nloc, in, args[1]);
+        } else {
+          if (in.getType() != acc)
+            in = arith::ExtSIOp::create(nb, nloc, acc, in);
+          sum = arith::AddIOp::create(nb, nloc, in, args[1]);
+        }
+        linalg::YieldOp::create(nb, nloc, sum);
+      });
+  if (kept.empty() || groups.size() != kept.size())
+    return buildReshape(b, loc, generic.getResult(0), shape);
+  return tensor::ExpandShapeOp::create(b, loc,
+                                       RankedTensorType::get(shape, acc),
+                                       generic.getResult(0), groups);
 }
 
 LogicalResult mlir::helia::tflite::convertMean(OpContext &ctx) {

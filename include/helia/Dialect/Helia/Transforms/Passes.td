@@ -43,6 +43,46 @@ def HeliaInsertTensorCopies
                            "::mlir::helia::HeliaDialect"];
 }
 
+def HeliaFuseAccumulators
+    : InterfacePass<"helia-fuse-accumulators",
+                    "::mlir::FunctionOpInterface"> {
+  let summary = "Compute wide accumulators one tile at a time";
+  let description = [{
+    A quantized convolution, depthwise convolution, matmul or pooling op
+    lowered from TOSA writes its whole output in its accumulator type (i32
+    for int8, i48 for 16x8) before an elementwise `linalg.generic` adds the
+    bias, rescales and clamps it to int8: the plan then holds the
+    accumulator at four times the output's size, which TFLite Micro never
+    materialises. This pass tiles each such elementwise consumer along its
+    leading dimensions (one output pixel with all its channels, one matmul
+    row) and fuses the reduction op and its initialisation into the tile
+    loop, so that the accumulator exists one tile at a time (an `scf.for`
+    nest whose tile temporaries helia plans as one small buffer each). The
+    padded input of a convolution stays a whole tensor, so that every slice
+    is statically shaped. Chains of elementwise generics are merged first
+    (as `linalg-fuse-elementwise-ops` does, except into reductions, so that
+    a pooling op's sum does not swallow the rescale of the convolution
+    before it). Run it after `tosa-to-linalg`; the computation is
+    unchanged, element for element (docs/TFLite.md, "Memory").
+
+    ```mlir
+    %acc = linalg.conv_2d_nhwc_fhwc_q ins(%in, %w, ...) outs(%bias : tensor<1x8x8x6xi32>)
+    %out = linalg.generic ... ins(%acc : tensor<1x8x8x6xi32>) outs(%e : tensor<1x8x8x6xi8>)
+    // becomes, per output pixel (%y, %x):
+    %a = linalg.conv_2d_nhwc_fhwc_q ins(%in_tile, %w, ...) outs(%bias_tile : tensor<1x1x1x6xi32>)
+    %o = linalg.generic ... ins(%a : tensor<1x1x1x6xi32>) outs(... : tensor<1x1x1x6xi8>)
+    %r = tensor.insert_slice %o into %carried[0, %y, %x, 0] [1, 1, 1, 6] [1, 1, 1, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numFused", "fused", "reduction ops fused into their consumer's tile loop">
+  ];
+}
+
 def HeliaFoldConstantSubgraphs
     : InterfacePass<"helia-fold-constant-subgraphs",
                     "::mlir::FunctionOpInterface"> {

@@ -1,0 +1,212 @@
+//===- FuseAccumulators.cpp - wide accumulators one tile at a time --------===//
+//
+// Tiles the elementwise consumer of each reduction op (convolution, matmul,
+// pooling: a linalg op with a reduction loop) along its leading dimensions
+// and fuses the reduction op and the ops that initialise its output into
+// the tile loop (upstream tileConsumerAndFuseProducersUsingSCF), so that the
+// accumulator is one tile. Operands other than the output's initialisation
+// (a padded input, weights) are not fused: they stay whole and statically
+// shaped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "helia/Dialect/Helia/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::helia {
+#define GEN_PASS_DEF_HELIAFUSEACCUMULATORS
+#include "helia/Dialect/Helia/Transforms/Passes.h.inc"
+} // namespace mlir::helia
+
+using namespace mlir;
+
+namespace {
+struct HeliaFuseAccumulators
+    : mlir::helia::impl::HeliaFuseAccumulatorsBase<HeliaFuseAccumulators> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// A linalg op with a reduction loop and one tensor result that it writes
+/// through a projection (tiling needs one: convolutions, matmuls, pooling
+/// and sums all write theirs so).
+static bool isReduction(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
+         op.getNumReductionLoops() > 0 &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+             .isProjectedPermutation();
+}
+
+/// The elementwise consumer worth tiling: a parallel linalg.generic that is
+/// the reduction's only user, reads it through an identity map and iterates
+/// over exactly its shape.
+static linalg::GenericOp getTileableConsumer(linalg::LinalgOp reduction) {
+  Value result = reduction->getResult(0);
+  if (!result.hasOneUse())
+    return {};
+  auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      consumer.getNumReductionLoops() != 0 || consumer->getNumResults() != 1)
+    return {};
+  auto type = cast<RankedTensorType>(result.getType());
+  if (!type.hasStaticShape() || type.getRank() < 2)
+    return {};
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input->get() == result &&
+        !consumer.getMatchingIndexingMap(input).isIdentity())
+      return {};
+  SmallVector<int64_t> ranges = consumer.getStaticLoopRanges();
+  if (ArrayRef<int64_t>(ranges) != type.getShape())
+    return {};
+  return consumer;
+}
+
+/// The largest divisor of `n` that is at most `limit`.
+static int64_t getLargestDivisor(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/// One tile: the leading dimensions (at most three: batch and the spatial
+/// ones of NHWC) one element wide, the rest whole; when those are all 1 (a
+/// fully connected layer), chunks of the last dimension that divide it, so
+/// that every tile is statically shaped. Empty when a tile would be the
+/// whole tensor.
+static SmallVector<OpFoldResult> getTileSizes(OpBuilder &b,
+                                              ArrayRef<int64_t> shape) {
+  constexpr int64_t kChunk = 16;
+  size_t tiled = std::min<size_t>(3, shape.size() - 1);
+  SmallVector<OpFoldResult> sizes;
+  bool splits = false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    bool tile = d < tiled;
+    splits |= tile && shape[d] > 1;
+    sizes.push_back(b.getIndexAttr(tile ? 1 : 0));
+  }
+  if (splits)
+    return sizes;
+  int64_t last = shape.back();
+  int64_t chunk = getLargestDivisor(last, kChunk);
+  if (chunk == last || chunk == 1)
+    return {};
+  sizes.back() = b.getIndexAttr(chunk);
+  return sizes;
+}
+
+/// Merges chains of elementwise generics (bias, rescale, clamp) into one,
+/// as linalg-fuse-elementwise-ops does, but never into a reduction: a
+/// rescale fused into the sum of a pooling op would leave the convolution
+/// before it without an elementwise consumer to tile.
+static LogicalResult fuseElementwise(Operation *func) {
+  MLIRContext *context = func->getContext();
+  RewritePatternSet patterns(context);
+  linalg::ControlFusionFn control = [](OpOperand *fused) {
+    auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+    Operation *producer = fused->get().getDefiningOp();
+    return producer && producer->hasOneUse() &&
+           (!consumer || consumer.getNumReductionLoops() == 0);
+  };
+  linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+  // The unit-dimension collapse after a depthwise convolution (its
+  // [N, H, W, C, 1] accumulator) moves below the elementwise consumer, so
+  // that the consumer reads the accumulator directly. No other reshape
+  // moves: expanding a generic would hide it from the matcher below.
+  linalg::ControlFusionFn reshapes = [](OpOperand *fused) {
+    auto collapse = fused->get().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse)
+      return false;
+    auto source = collapse.getSrc().getDefiningOp<linalg::LinalgOp>();
+    return source && source.getNumReductionLoops() > 0;
+  };
+  linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapes);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+void HeliaFuseAccumulators::runOnOperation() {
+  Operation *func = getOperation();
+  if (failed(fuseElementwise(func)))
+    return signalPassFailure();
+  // Each consumer with every reduction feeding it (a residual ADD reads
+  // two convolutions), in program order.
+  llvm::MapVector<Operation *, SmallVector<linalg::LinalgOp>> candidates;
+  func->walk([&](linalg::LinalgOp op) {
+    if (!isReduction(op))
+      return;
+    if (linalg::GenericOp consumer = getTileableConsumer(op))
+      candidates[consumer].push_back(op);
+  });
+  IRRewriter rewriter(&getContext());
+  for (auto &[consumerOp, reductions] : candidates) {
+    auto consumer = cast<linalg::GenericOp>(consumerOp);
+    rewriter.setInsertionPoint(consumer);
+    auto shape = cast<RankedTensorType>(consumer->getResult(0).getType())
+                     .getShape();
+    SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, shape);
+    if (sizes.empty())
+      continue;
+    // Fuse the reductions and, through their output operands, whatever
+    // initialises the accumulators (a fill or a broadcast of the bias) when
+    // a reduction is its only reader (checked before tiling adds the tile
+    // loop's slice of it); never an input, which would make its slices
+    // dynamically shaped at the borders.
+    llvm::SmallPtrSet<Operation *, 4> targets;
+    llvm::SmallDenseSet<Value, 4> inits;
+    for (linalg::LinalgOp reduction : reductions) {
+      targets.insert(reduction);
+      Value init = reduction.getDpsInits()[0];
+      if (init.hasOneUse() && init.getDefiningOp<linalg::LinalgOp>())
+        inits.insert(init);
+    }
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(scf::SCFTilingOptions().setTileSizes(sizes));
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (targets.contains(producer.getOwner()) || inits.contains(producer))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+    if (failed(fused))
+      continue;
+    for (linalg::LinalgOp reduction : reductions)
+      if (!fused->fusedProducers.contains(reduction)) {
+        // Tiling without the reduction inside saves nothing and cannot be
+        // undone: the matcher above promised it.
+        consumer.emitError("a reduction feeding this op could not be fused "
+                           "into its tile loop");
+        return signalPassFailure();
+      }
+    for (OpResult result : consumer->getResults())
+      rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
+    numFused += reductions.size();
+  }
+  // The accumulator's tensor.empty, sliced per tile, becomes a tile-sized
+  // tensor.empty; the reductions' now unused originals go away.
+  RewritePatternSet patterns(&getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, &getContext());
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, &getContext());
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, &getContext());
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return signalPassFailure();
+}
