@@ -1,0 +1,78 @@
+// RUN: helia-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor, helia-fuse-accumulators, canonicalize))" | FileCheck %s
+
+// An int8 convolution with its bias, rescale and clamp: the i32 accumulator
+// of the whole output (1x8x8x6xi32, 1536 bytes) becomes one pixel's
+// (1x1x1x6xi32) inside a loop over the output pixels; the padded input
+// stays whole, so that every slice of it is statically shaped.
+
+// CHECK-LABEL: func.func @conv(
+// CHECK:       %[[PADDED:.*]] = tensor.pad
+// CHECK-NOT:   tensor<1x8x8x6xi32>
+// (canonicalize drops the loop over the batch of 1.)
+// CHECK:       scf.for %[[Y:[a-z0-9_]+]] =
+// CHECK:         scf.for %[[X:[a-z0-9_]+]] = {{.*}} iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x8x8x6xi8>)
+// CHECK:             %[[WINDOW:.*]] = tensor.extract_slice %[[PADDED]][0, %[[Y]], %[[X]], 0] [1, 3, 3, 4] [1, 1, 1, 1]
+// CHECK:             %[[ACC0:.*]] = tensor.empty() : tensor<1x1x1x6xi32>
+// CHECK:             %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[ACC0]] : tensor<1x1x1x6xi32>)
+// CHECK:             %[[ACC:.*]] = linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%[[WINDOW]], {{.*}} outs(%[[BIAS]] : tensor<1x1x1x6xi32>)
+// CHECK:             %[[TILE:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<1x1x1x6xi32>)
+// CHECK:             tensor.insert_slice %[[TILE]] into %[[OUT]][0, %[[Y]], %[[X]], 0] [1, 1, 1, 6] [1, 1, 1, 1]
+func.func @conv(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x6xi8> {
+  %w = "tosa.const"() {values = dense<3> : tensor<6x3x3x4xi8>} : () -> tensor<6x3x3x4xi8>
+  %b = "tosa.const"() {values = dense<[7, -7, 100, 0, 1, 2]> : tensor<6xi32>} : () -> tensor<6xi32>
+  %zi = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zw = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zi, %zw {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xi8>, tensor<6x3x3x4xi8>, tensor<6xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x6xi32>
+  %m = "tosa.const"() {values = dense<1500000000> : tensor<6xi32>} : () -> tensor<6xi32>
+  %s = "tosa.const"() {values = dense<38> : tensor<6xi8>} : () -> tensor<6xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zo = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %acc, %m, %s, %z32, %zo {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<1x8x8x6xi32>, tensor<6xi32>, tensor<6xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8x6xi8>
+  %c = tosa.clamp %r {max_val = 127 : i8, min_val = 3 : i8} : (tensor<1x8x8x6xi8>) -> tensor<1x8x8x6xi8>
+  return %c : tensor<1x8x8x6xi8>
+}
+
+// -----
+
+// A fully connected layer ([1, 1, 1, 64] outputs): the leading dimensions
+// are 1, so the tiles are chunks of 16 outputs that divide the row.
+
+// CHECK-LABEL: func.func @fully_connected(
+// CHECK-NOT:   tensor<1x1x1x64xi32>
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:         linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x16xi32>
+func.func @fully_connected(%x: tensor<1x1x1x32xi8>) -> tensor<1x1x1x64xi8> {
+  %w = "tosa.const"() {values = dense<1> : tensor<64x1x1x32xi8>} : () -> tensor<64x1x1x32xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<64xi32>} : () -> tensor<64xi32>
+  %zi = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zw = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zi, %zw {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x32xi8>, tensor<64x1x1x32xi8>, tensor<64xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x64xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zo = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %acc, %m, %s, %z32, %zo {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<1x1x1x64xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x1x64xi8>
+  return %r : tensor<1x1x1x64xi8>
+}
+
+// -----
+
+// An accumulator read twice (returned as well) is needed whole: nothing is
+// tiled.
+
+// CHECK-LABEL: func.func @two_readers(
+// CHECK-NOT:   scf.for
+// CHECK:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x4x4x2xi32>
+func.func @two_readers(%x: tensor<1x4x4x2xi8>) -> (tensor<1x4x4x2xi8>, tensor<1x4x4x2xi32>) {
+  %w = "tosa.const"() {values = dense<1> : tensor<2x1x1x2xi8>} : () -> tensor<2x1x1x2xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<2xi32>} : () -> tensor<2xi32>
+  %zi = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zw = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zi, %zw {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xi8>, tensor<2x1x1x2xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x2xi32>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<31> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zo = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %r = tosa.rescale %acc, %m, %s, %z32, %zo {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<1x4x4x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x2xi8>
+  return %r, %acc : tensor<1x4x4x2xi8>, tensor<1x4x4x2xi32>
+}
