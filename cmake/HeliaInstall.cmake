@@ -1,6 +1,6 @@
 # What `cmake --install` puts in the prefix for compilers that embed helia:
 # the headers (with the .inc files TableGen generated), the libraries,
-# helia-opt and helia-plan, and the CMake package
+# helia-opt, helia-plan and helia-translate, and the CMake package
 # lib/cmake/helia/HeliaConfig.cmake that find_package(Helia CONFIG) reads.
 # Its targets are Helia::<name> below; see docs/Embedding.md.
 
@@ -28,6 +28,7 @@ set(HELIA_EXPORTED_LIBRARIES
   MLIRHeliaPipelines Pipelines
   HeliaRegistration Registration
   HeliaCAPI CAPI
+  HeliaTFLiteImport TFLite
   )
 set(_helia_targets)
 while(HELIA_EXPORTED_LIBRARIES)
@@ -45,7 +46,7 @@ install(TARGETS ${_helia_targets}
   RUNTIME DESTINATION bin)
 install(TARGETS helia-plan RUNTIME DESTINATION bin COMPONENT helia-plan)
 # The installed tools find libMLIR.so and libLLVM.so where MLIR is installed.
-set_property(TARGET helia-opt helia-plan APPEND PROPERTY
+set_property(TARGET helia-opt helia-plan helia-translate APPEND PROPERTY
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(EXPORT HeliaTargets
   NAMESPACE Helia::

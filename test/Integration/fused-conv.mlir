@@ -8,10 +8,10 @@
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), func.func(helia-fuse-accumulators), helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, helia-lower-copies)" | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
-// The plan holds one pixel's accumulator (24 bytes), not the output's
+// The plan holds one element's accumulator (4 bytes), not the output's
 // 1536: the peak is the input, its padded copy and one tile.
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), func.func(helia-fuse-accumulators), helia-memory-pipeline{plan-report=-})" -o /dev/null | FileCheck %s --check-prefix=PLAN
-// PLAN: scratch_dtcm: 808 live at step {{[0-9]+}} (arena 816 bytes): #{{[0-9]+}} (400) #{{[0-9]+}} (384) #{{[0-9]+}} (24)
+// PLAN: scratch_dtcm: 788 live at step {{[0-9]+}} (arena 800 bytes): #{{[0-9]+}} (400) #{{[0-9]+}} (384) #{{[0-9]+}} (4)
 // CHECK: sizes = [1, 8, 8, 6]
 // CHECK-NEXT: [5, 5, 5, 5, 5, 5],
 // CHECK-NEXT: [7, 7, 7, 7, 7, 7],

@@ -1,22 +1,24 @@
 // RUN: helia-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor, helia-fuse-accumulators, canonicalize))" | FileCheck %s
 
 // An int8 convolution with its bias, rescale and clamp: the i32 accumulator
-// of the whole output (1x8x8x6xi32, 1536 bytes) becomes one pixel's
-// (1x1x1x6xi32) inside a loop over the output pixels; the padded input
-// stays whole, so that every slice of it is statically shaped.
+// of the whole output (1x8x8x6xi32, 1536 bytes) becomes one element's
+// (1x1x1x1xi32) inside a loop over the output elements, which reads each
+// element's window of the padded input and slice of the weights; the
+// padded input stays whole, so that every slice of it is statically shaped.
 
 // CHECK-LABEL: func.func @conv(
-// CHECK:       %[[PADDED:.*]] = tensor.pad
+// CHECK:       %[[PADDED:[a-z0-9_]+]] = tensor.pad
 // CHECK-NOT:   tensor<1x8x8x6xi32>
 // (canonicalize drops the loop over the batch of 1.)
 // CHECK:       scf.for %[[Y:[a-z0-9_]+]] =
-// CHECK:         scf.for %[[X:[a-z0-9_]+]] = {{.*}} iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x8x8x6xi8>)
-// CHECK:             %[[WINDOW:.*]] = tensor.extract_slice %[[PADDED]][0, %[[Y]], %[[X]], 0] [1, 3, 3, 4] [1, 1, 1, 1]
-// CHECK:             %[[ACC0:.*]] = tensor.empty() : tensor<1x1x1x6xi32>
-// CHECK:             %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[ACC0]] : tensor<1x1x1x6xi32>)
-// CHECK:             %[[ACC:.*]] = linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%[[WINDOW]], {{.*}} outs(%[[BIAS]] : tensor<1x1x1x6xi32>)
-// CHECK:             %[[TILE:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<1x1x1x6xi32>)
-// CHECK:             tensor.insert_slice %[[TILE]] into %[[OUT]][0, %[[Y]], %[[X]], 0] [1, 1, 1, 6] [1, 1, 1, 1]
+// CHECK:         scf.for %[[X:[a-z0-9_]+]] =
+// CHECK:           scf.for %[[C:[a-z0-9_]+]] = {{.*}} iter_args(%[[OUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x8x8x6xi8>)
+// CHECK:             %[[WINDOW:[a-z0-9_]+]] = tensor.extract_slice %[[PADDED]][0, %[[Y]], %[[X]], 0] [1, 3, 3, 4] [1, 1, 1, 1]
+// CHECK:             %[[ACC0:[a-z0-9_]+]] = tensor.empty() : tensor<1x1x1x1xi32>
+// CHECK:             %[[BIAS:[a-z0-9_]+]] = linalg.generic {{.*}} outs(%[[ACC0]] : tensor<1x1x1x1xi32>)
+// CHECK:             %[[ACC:[a-z0-9_]+]] = linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%[[WINDOW]], {{.*}} outs(%[[BIAS]] : tensor<1x1x1x1xi32>)
+// CHECK:             %[[TILE:[a-z0-9_]+]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<1x1x1x1xi32>
+// CHECK:             tensor.insert_slice %[[TILE]] into %[[OUT]][0, %[[Y]], %[[X]], %[[C]]] [1, 1, 1, 1] [1, 1, 1, 1]
 func.func @conv(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x6xi8> {
   %w = "tosa.const"() {values = dense<3> : tensor<6x3x3x4xi8>} : () -> tensor<6x3x3x4xi8>
   %b = "tosa.const"() {values = dense<[7, -7, 100, 0, 1, 2]> : tensor<6xi32>} : () -> tensor<6xi32>
@@ -34,13 +36,12 @@ func.func @conv(%x: tensor<1x8x8x4xi8>) -> tensor<1x8x8x6xi8> {
 
 // -----
 
-// A fully connected layer ([1, 1, 1, 64] outputs): the leading dimensions
-// are 1, so the tiles are chunks of 16 outputs that divide the row.
+// A fully connected layer ([1, 1, 1, 64] outputs): one output at a time.
 
 // CHECK-LABEL: func.func @fully_connected(
 // CHECK-NOT:   tensor<1x1x1x64xi32>
-// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:         linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x16xi32>
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:         linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x1xi32>
 func.func @fully_connected(%x: tensor<1x1x1x32xi8>) -> tensor<1x1x1x64xi8> {
   %w = "tosa.const"() {values = dense<1> : tensor<64x1x1x32xi8>} : () -> tensor<64x1x1x32xi8>
   %b = "tosa.const"() {values = dense<0> : tensor<64xi32>} : () -> tensor<64xi32>

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::helia {
 #define GEN_PASS_DEF_HELIABUFFERIZEINPLACE
@@ -62,6 +64,56 @@ checkInPlace(ArrayRef<func::FuncOp> planned,
   return success(ok);
 }
 
+/// `view` with the subviews peeled that repeat `other`'s: two subviews of
+/// the same source with the same offsets, sizes and strides are the same
+/// memory.
+static Value skipCarriedBuffers(Value value);
+
+static bool isSameView(Value a, Value b) {
+  a = skipCarriedBuffers(a);
+  b = skipCarriedBuffers(b);
+  if (a == b)
+    return true;
+  auto va = a.getDefiningOp<memref::SubViewOp>();
+  auto vb = b.getDefiningOp<memref::SubViewOp>();
+  if (!va || !vb || va.getType() != vb.getType() ||
+      !isSameView(va.getSource(), vb.getSource()))
+    return false;
+  return llvm::equal(va.getMixedOffsets(), vb.getMixedOffsets()) &&
+         llvm::equal(va.getMixedSizes(), vb.getMixedSizes()) &&
+         llvm::equal(va.getMixedStrides(), vb.getMixedStrides());
+}
+
+/// The buffer an scf.for result is, when the loop yields the buffer it
+/// carries unchanged (as bufferized loops that write in place do).
+static Value skipCarriedBuffers(Value value) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(result.getOwner());
+    if (!loop)
+      break;
+    unsigned i = result.getResultNumber();
+    Value yielded = loop.getBody()->getTerminator()->getOperand(i);
+    if (skipCarriedBuffers(yielded) != loop.getRegionIterArgs()[i])
+      break;
+    value = loop.getInitArgs()[i];
+  }
+  return value;
+}
+
+/// Erases the copies bufferization makes of a view onto itself: an
+/// insert_slice of a tile computed in place (a fused loop writes each tile
+/// into the slice it then inserts) or of a tensor produced into the padded
+/// buffer it is inserted into (helia-pad-in-place).
+static void eraseSelfCopies(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    if (isSameView(copy.getSource(), copy.getTarget()))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies)
+    copy.erase();
+}
+
 namespace {
 struct HeliaBufferizeInPlace
     : mlir::helia::impl::HeliaBufferizeInPlaceBase<HeliaBufferizeInPlace> {
@@ -88,6 +140,7 @@ struct HeliaBufferizeInPlace
         failed(bufferization::bufferizeModuleOp(module, options,
                                                 bufferizationState)))
       return signalPassFailure();
+    eraseSelfCopies(module);
   }
 };
 } // namespace

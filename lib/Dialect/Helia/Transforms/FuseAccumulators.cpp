@@ -74,38 +74,20 @@ static linalg::GenericOp getTileableConsumer(linalg::LinalgOp reduction) {
   return consumer;
 }
 
-/// The largest divisor of `n` that is at most `limit`.
-static int64_t getLargestDivisor(int64_t n, int64_t limit) {
-  for (int64_t d = std::min(n, limit); d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
-/// One tile: the leading dimensions (at most three: batch and the spatial
-/// ones of NHWC) one element wide, the rest whole; when those are all 1 (a
-/// fully connected layer), chunks of the last dimension that divide it, so
-/// that every tile is statically shaped. Empty when a tile would be the
-/// whole tensor.
+/// One tile: one element of every dimension but the trailing unit ones (a
+/// depthwise convolution's channel multiplier), so that the accumulator is
+/// one scalar. Each output element of a convolution or matmul is computed
+/// from its own window exactly once either way: a smaller tile costs loop
+/// overhead, not arithmetic. Empty when a tile would be the whole tensor.
 static SmallVector<OpFoldResult> getTileSizes(OpBuilder &b,
                                               ArrayRef<int64_t> shape) {
-  constexpr int64_t kChunk = 16;
-  size_t tiled = std::min<size_t>(3, shape.size() - 1);
   SmallVector<OpFoldResult> sizes;
   bool splits = false;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    bool tile = d < tiled;
-    splits |= tile && shape[d] > 1;
-    sizes.push_back(b.getIndexAttr(tile ? 1 : 0));
+  for (int64_t dim : shape) {
+    splits |= dim > 1;
+    sizes.push_back(b.getIndexAttr(1));
   }
-  if (splits)
-    return sizes;
-  int64_t last = shape.back();
-  int64_t chunk = getLargestDivisor(last, kChunk);
-  if (chunk == last || chunk == 1)
-    return {};
-  sizes.back() = b.getIndexAttr(chunk);
-  return sizes;
+  return splits ? sizes : SmallVector<OpFoldResult>();
 }
 
 /// Merges chains of elementwise generics (bias, rescale, clamp) into one,

@@ -68,10 +68,10 @@ def HeliaFuseAccumulators
     ```mlir
     %acc = linalg.conv_2d_nhwc_fhwc_q ins(%in, %w, ...) outs(%bias : tensor<1x8x8x6xi32>)
     %out = linalg.generic ... ins(%acc : tensor<1x8x8x6xi32>) outs(%e : tensor<1x8x8x6xi8>)
-    // becomes, per output pixel (%y, %x):
-    %a = linalg.conv_2d_nhwc_fhwc_q ins(%in_tile, %w, ...) outs(%bias_tile : tensor<1x1x1x6xi32>)
-    %o = linalg.generic ... ins(%a : tensor<1x1x1x6xi32>) outs(... : tensor<1x1x1x6xi8>)
-    %r = tensor.insert_slice %o into %carried[0, %y, %x, 0] [1, 1, 1, 6] [1, 1, 1, 1]
+    // becomes, per output element (%y, %x, %c):
+    %a = linalg.conv_2d_nhwc_fhwc_q ins(%window, %w_c, ...) outs(%bias_c : tensor<1x1x1x1xi32>)
+    %o = linalg.generic ... ins(%a : tensor<1x1x1x1xi32>) outs(... : tensor<1x1x1x1xi8>)
+    %r = tensor.insert_slice %o into %carried[0, %y, %x, %c] [1, 1, 1, 1] [1, 1, 1, 1]
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
@@ -80,6 +80,40 @@ def HeliaFuseAccumulators
                            "::mlir::arith::ArithDialect"];
   let statistics = [
     Statistic<"numFused", "fused", "reduction ops fused into their consumer's tile loop">
+  ];
+}
+
+def HeliaPadInPlace
+    : InterfacePass<"helia-pad-in-place", "::mlir::FunctionOpInterface"> {
+  let summary = "Make the producer of a padded tensor write into the padding";
+  let description = [{
+    `tensor.pad` copies its source into a larger tensor: a convolution with
+    SAME padding holds its input twice, once as the previous layer wrote it
+    and once padded. When the source is computed into a `tensor.empty`
+    (through destination operands, `scf.for` iter_args and
+    `tensor.insert_slice` destinations, each with no other reader), this
+    pass fills a tensor of the padded shape with the padding value before
+    the producer runs and makes the producer write into its interior; the
+    pad becomes a `tensor.insert_slice` of the source into the same place,
+    which bufferizes in place. One buffer holds the layer's input with its
+    border, as in TFLite Micro's kernels, which read around the input.
+
+    ```mlir
+    %e = tensor.empty() : tensor<1x8x8x4xi8>
+    %x = linalg.generic ... outs(%e : tensor<1x8x8x4xi8>)
+    %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] { tensor.yield %zp : i8 }
+    // becomes
+    %b = tensor.empty() : tensor<1x10x10x4xi8>
+    %f = linalg.fill ins(%zp : i8) outs(%b : tensor<1x10x10x4xi8>)
+    %e = tensor.extract_slice %f[0, 1, 1, 0] [1, 8, 8, 4] [1, 1, 1, 1]
+    %x = linalg.generic ... outs(%e : tensor<1x8x8x4xi8>)
+    %p = tensor.insert_slice %x into %f[0, 1, 1, 0] [1, 8, 8, 4] [1, 1, 1, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numPads", "pads", "pads whose source is now written in place">
   ];
 }
 
