@@ -49,6 +49,17 @@ MLIR_CAPI_EXPORTED MlirLogicalResult heliaRunMemoryPipeline(
     MlirModule module, MlirStringRef options, MlirStringCallback errorCallback,
     void *userData);
 
+/// Imports the TFLite model in `buffer` (the bytes of a .tflite file;
+/// `fileName` names it in diagnostics and gives the function its default
+/// name, `functionName` overrides that name when not empty) into a new
+/// module of TOSA ops in `context` (docs/TFLite.md). On malformed or
+/// unsupported input, emits located errors on the context's diagnostic
+/// handlers and returns a null module (mlirModuleIsNull).
+MLIR_CAPI_EXPORTED MlirModule heliaImportTFLite(MlirContext context,
+                                                MlirStringRef buffer,
+                                                MlirStringRef fileName,
+                                                MlirStringRef functionName);
+
 #ifdef __cplusplus
 }
 #endif

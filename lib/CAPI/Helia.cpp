@@ -5,12 +5,14 @@
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/Pipelines/Pipelines.h"
 #include "helia/InitHelia.h"
+#include "helia/Target/TFLite/ImportTFLite.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 
@@ -54,4 +56,15 @@ MlirLogicalResult heliaRunMemoryPipeline(MlirModule module,
           userData)))
     return mlirLogicalResultFailure();
   return wrap(pm.run(op));
+}
+
+MlirModule heliaImportTFLite(MlirContext context, MlirStringRef buffer,
+                             MlirStringRef fileName,
+                             MlirStringRef functionName) {
+  mlir::helia::tflite::ImportOptions options;
+  options.functionName = unwrap(functionName).str();
+  llvm::MemoryBufferRef ref(unwrap(buffer), unwrap(fileName));
+  OwningOpRef<ModuleOp> module =
+      mlir::helia::tflite::importTFLite(ref, unwrap(context), options);
+  return wrap(module.release());
 }

@@ -55,7 +55,29 @@ static MlirModule parse(MlirContext context) {
   return module;
 }
 
-int main(void) {
+/* Imports the .tflite file at `path` through the C API; prints the module. */
+static void importFile(MlirContext context, const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    fprintf(stderr, "cannot open %s\n", path);
+    exit(1);
+  }
+  static char bytes[1 << 16];
+  size_t size = fread(bytes, 1, sizeof(bytes), file);
+  fclose(file);
+  MlirModule module = heliaImportTFLite(
+      context, mlirStringRefCreate(bytes, size),
+      mlirStringRefCreateFromCString("model.tflite"),
+      mlirStringRefCreateFromCString("net"));
+  printf("import: %s\n", mlirModuleIsNull(module) ? "failed" : "ok");
+  if (mlirModuleIsNull(module))
+    return;
+  mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
+  printf("\n");
+  mlirModuleDestroy(module);
+}
+
+int main(int argc, char **argv) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   heliaRegisterDialect(registry);
   mlirDialectHandleInsertDialect(mlirGetDialectHandle__func__(), registry);
@@ -98,6 +120,17 @@ int main(void) {
   printf("over capacity: %s\n",
          mlirLogicalResultIsSuccess(result) ? "ok" : "failed");
   mlirModuleDestroy(module);
+
+  /* A TFLite model imports into a module of TOSA; bytes that are not one
+     give a located error and a null module. */
+  if (argc > 1) {
+    importFile(context, argv[1]);
+    MlirModule garbage = heliaImportTFLite(
+        context, mlirStringRefCreateFromCString("not a model"),
+        mlirStringRefCreateFromCString("garbage.tflite"),
+        mlirStringRefCreateFromCString(""));
+    printf("garbage: %s\n", mlirModuleIsNull(garbage) ? "null" : "module");
+  }
 
   mlirContextDestroy(context);
   return 0;
