@@ -1,6 +1,6 @@
 // An int8 convolution with bias, per-channel rescale and clamp, its i32
-// accumulator tiled to one output pixel by helia-fuse-accumulators (the
-// TFLite recipe): planned in every arena mode, it prints what plain
+// accumulator tiled to one output element and its padded input to one
+// window by helia-fuse-accumulators (the TFLite recipe): planned in every arena mode, it prints what plain
 // bufferization of the unfused module prints.
 
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), func.func(helia-fuse-accumulators), helia-memory-pipeline{lower=true lower-copies=true})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
@@ -9,9 +9,10 @@
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, helia-lower-copies)" | helia-opt %{to_llvm} | %{run} | FileCheck %s
 
 // The plan holds one element's accumulator (4 bytes), not the output's
-// 1536: the peak is the input, its padded copy and one tile.
+// 1536, and one 3x3x4 window of the input (36 bytes), not a padded copy of
+// the input (400): the peak is the input, the output and the two tiles.
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), func.func(helia-fuse-accumulators), helia-memory-pipeline{plan-report=-})" -o /dev/null | FileCheck %s --check-prefix=PLAN
-// PLAN: scratch_dtcm: 788 live at step {{[0-9]+}} (arena 800 bytes): #{{[0-9]+}} (400) #{{[0-9]+}} (384) #{{[0-9]+}} (4)
+// PLAN: scratch_dtcm: 680 live at step {{[0-9]+}} (arena 704 bytes): #{{[0-9]+}} (256) #{{[0-9]+}} (384) #{{[0-9]+}} (36) #{{[0-9]+}} (4)
 // CHECK: sizes = [1, 8, 8, 6]
 // CHECK-NEXT: [5, 5, 5, 5, 5, 5],
 // CHECK-NEXT: [7, 7, 7, 7, 7, 7],

@@ -2,18 +2,23 @@
 
 // An int8 convolution with its bias, rescale and clamp: the i32 accumulator
 // of the whole output (1x8x8x6xi32, 1536 bytes) becomes one element's
-// (1x1x1x1xi32) inside a loop over the output elements, which reads each
-// element's window of the padded input and slice of the weights; the
-// padded input stays whole, so that every slice of it is statically shaped.
+// (1x1x1x1xi32) inside a loop over the output elements. The padded input
+// is never built: each output position fills a 3x3 window with the input's
+// zero point and inserts the part of the input it covers (clamped at the
+// borders), once per position, out of the loop over the channels.
 
 // CHECK-LABEL: func.func @conv(
-// CHECK:       %[[PADDED:[a-z0-9_]+]] = tensor.pad
+// CHECK-SAME:    %[[IN:[a-z0-9_]+]]: tensor<1x8x8x4xi8>
+// CHECK-NOT:   tensor.pad
 // CHECK-NOT:   tensor<1x8x8x6xi32>
 // (canonicalize drops the loop over the batch of 1.)
 // CHECK:       scf.for %[[Y:[a-z0-9_]+]] =
 // CHECK:         scf.for %[[X:[a-z0-9_]+]] =
+// CHECK:           %[[W0:[a-z0-9_]+]] = tensor.empty() : tensor<1x3x3x4xi8>
+// CHECK:           %[[W1:[a-z0-9_]+]] = linalg.fill ins(%{{.*}} : i8) outs(%[[W0]] : tensor<1x3x3x4xi8>)
+// CHECK:           %[[PART:[a-z0-9_]+]] = tensor.extract_slice %[[IN]][0, %{{.*}}, %{{.*}}, 0] [1, %{{.*}}, %{{.*}}, 4] [1, 1, 1, 1] : tensor<1x8x8x4xi8> to tensor<1x?x?x4xi8>
+// CHECK:           %[[WINDOW:[a-z0-9_]+]] = tensor.insert_slice %[[PART]] into %[[W1]]
 // CHECK:           scf.for %[[C:[a-z0-9_]+]] = {{.*}} iter_args(%[[OUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x8x8x6xi8>)
-// CHECK:             %[[WINDOW:[a-z0-9_]+]] = tensor.extract_slice %[[PADDED]][0, %[[Y]], %[[X]], 0] [1, 3, 3, 4] [1, 1, 1, 1]
 // CHECK:             %[[ACC0:[a-z0-9_]+]] = tensor.empty() : tensor<1x1x1x1xi32>
 // CHECK:             %[[BIAS:[a-z0-9_]+]] = linalg.generic {{.*}} outs(%[[ACC0]] : tensor<1x1x1x1xi32>)
 // CHECK:             %[[ACC:[a-z0-9_]+]] = linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%[[WINDOW]], {{.*}} outs(%[[BIAS]] : tensor<1x1x1x1xi32>)

@@ -23,6 +23,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::helia {
@@ -88,6 +91,100 @@ static SmallVector<OpFoldResult> getTileSizes(OpBuilder &b,
     sizes.push_back(b.getIndexAttr(1));
   }
   return splits ? sizes : SmallVector<OpFoldResult>();
+}
+
+/// Builds the window `slice` reads from a padded tensor without the padded
+/// tensor: a tile filled with the padding value, into which the part of the
+/// window that lies in the unpadded source is inserted. The source slice
+/// is clamped to the source (possibly empty at a corner), so only the
+/// window, never the padded tensor, takes memory.
+static Value buildWindow(OpBuilder &b, tensor::ExtractSliceOp slice,
+                         tensor::PadOp pad) {
+  Location loc = slice.getLoc();
+  Value padValue = pad.getConstantPaddingValue();
+  RankedTensorType windowType = slice.getResultType();
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  ArrayRef<int64_t> sourceShape = pad.getSourceType().getShape();
+  Value window = tensor::EmptyOp::create(b, loc, windowType.getShape(),
+                                         windowType.getElementType());
+  window = linalg::FillOp::create(b, loc, ValueRange{padValue},
+                                  ValueRange{window})
+               .getResult(0);
+  SmallVector<OpFoldResult> srcOffsets, srcSizes, dstOffsets;
+  SmallVector<int64_t> srcShape;
+  MLIRContext *context = b.getContext();
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    int64_t size = windowType.getDimSize(d);
+    if (low[d] == 0 && pad.getStaticHigh()[d] == 0) {
+      srcOffsets.push_back(offset);
+      srcSizes.push_back(b.getIndexAttr(size));
+      dstOffsets.push_back(b.getIndexAttr(0));
+      srcShape.push_back(size);
+      continue;
+    }
+    // Source coordinates [start, start + size), clamped to [0, extent].
+    int64_t extent = sourceShape[d];
+    OpFoldResult start = affine::makeComposedFoldedAffineApply(
+        b, loc, d0 - low[d], {offset});
+    OpFoldResult lo = affine::makeComposedFoldedAffineMin(
+        b, loc,
+        AffineMap::get(1, 0, {b.getAffineConstantExpr(extent), d0}, context),
+        {affine::makeComposedFoldedAffineMax(
+            b, loc,
+            AffineMap::get(1, 0, {b.getAffineConstantExpr(0), d0}, context),
+            {start})});
+    OpFoldResult hi = affine::makeComposedFoldedAffineMax(
+        b, loc,
+        AffineMap::get(1, 0, {b.getAffineConstantExpr(0), d0}, context),
+        {affine::makeComposedFoldedAffineMin(
+            b, loc,
+            AffineMap::get(1, 0, {b.getAffineConstantExpr(extent), d0 + size},
+                           context),
+            {start})});
+    AffineExpr d1 = getAffineDimExpr(1, context);
+    OpFoldResult length = affine::makeComposedFoldedAffineMax(
+        b, loc, AffineMap::get(2, 0, {b.getAffineConstantExpr(0), d1 - d0},
+                               context),
+        {lo, hi});
+    OpFoldResult into =
+        affine::makeComposedFoldedAffineApply(b, loc, d1 - d0, {start, lo});
+    srcOffsets.push_back(lo);
+    srcSizes.push_back(length);
+    dstOffsets.push_back(into);
+    std::optional<int64_t> constant = getConstantIntValue(length);
+    srcShape.push_back(constant ? *constant : ShapedType::kDynamic);
+  }
+  SmallVector<OpFoldResult> ones(srcOffsets.size(), b.getIndexAttr(1));
+  auto srcType = RankedTensorType::get(srcShape, windowType.getElementType());
+  Value part = tensor::ExtractSliceOp::create(
+      b, loc, srcType, pad.getSource(), srcOffsets, srcSizes, ones);
+  return tensor::InsertSliceOp::create(b, loc, part, window, dstOffsets,
+                                       srcSizes, ones);
+}
+
+/// Replaces each window a tiled reduction reads from a padded tensor by a
+/// window built from the unpadded source (buildWindow).
+static void fuseWindows(RewriterBase &rewriter, Operation *tiled) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(tiled);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0)
+    return;
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() ||
+        !slice.getResultType().hasStaticShape() ||
+        slice.getResultType().getRank() != slice.getSourceType().getRank())
+      continue;
+    auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+    if (!pad || !pad.getConstantPaddingValue() || pad.getNofold() ||
+        !pad.getSourceType().hasStaticShape() ||
+        ShapedType::isDynamicShape(pad.getStaticLow()) ||
+        ShapedType::isDynamicShape(pad.getStaticHigh()))
+      continue;
+    rewriter.setInsertionPoint(slice);
+    Value window = buildWindow(rewriter, slice, pad);
+    rewriter.modifyOpInPlace(tiled, [&] { input->set(window); });
+  }
 }
 
 /// Merges chains of elementwise generics (bias, rescale, clamp) into one,
@@ -181,6 +278,14 @@ void HeliaFuseAccumulators::runOnOperation() {
     for (OpResult result : consumer->getResults())
       rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
     numFused += reductions.size();
+    for (Operation *tiled : fused->tiledAndFusedOps)
+      fuseWindows(rewriter, tiled);
+    // A window depends on the output position, not on the output channel:
+    // it is built once per position, out of the innermost loop only (a
+    // window hoisted out of every loop would be written in each iteration
+    // while the next reads it, which bufferization must copy).
+    if (!fused->loops.empty())
+      moveLoopInvariantCode(fused->loops.back());
   }
   // The accumulator's tensor.empty, sliced per tile, becomes a tile-sized
   // tensor.empty; the reductions' now unused originals go away.

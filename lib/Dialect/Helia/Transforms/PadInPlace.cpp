@@ -86,10 +86,15 @@ void HeliaPadInPlace::runOnOperation() {
     if (!root || root->getBlock() != pad->getBlock())
       continue;
     // The padding value must be available where the padded tensor is
-    // filled, before the producer.
+    // filled, before the producer: a constant defined later is cloned.
     DominanceInfo dominance(getOperation());
-    if (!dominance.properlyDominates(padValue, root))
-      continue;
+    bool cloneValue = false;
+    if (!dominance.properlyDominates(padValue, root)) {
+      Operation *def = padValue.getDefiningOp();
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+        continue;
+      cloneValue = true;
+    }
     SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
     if (!llvm::all_of(offsets, [](OpFoldResult ofr) {
           return getConstantIntValue(ofr).has_value();
@@ -97,6 +102,8 @@ void HeliaPadInPlace::runOnOperation() {
       continue;
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(root);
+    if (cloneValue)
+      padValue = rewriter.clone(*padValue.getDefiningOp())->getResult(0);
     Value padded = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                            resultType.getElementType());
     Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},

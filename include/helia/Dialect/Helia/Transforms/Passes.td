@@ -53,13 +53,17 @@ def HeliaFuseAccumulators
     for int8, i48 for 16x8) before an elementwise `linalg.generic` adds the
     bias, rescales and clamps it to int8: the plan then holds the
     accumulator at four times the output's size, which TFLite Micro never
-    materialises. This pass tiles each such elementwise consumer along its
-    leading dimensions (one output pixel with all its channels, one matmul
-    row) and fuses the reduction op and its initialisation into the tile
-    loop, so that the accumulator exists one tile at a time (an `scf.for`
-    nest whose tile temporaries helia plans as one small buffer each). The
-    padded input of a convolution stays a whole tensor, so that every slice
-    is statically shaped. Chains of elementwise generics are merged first
+    materialises. This pass tiles each such elementwise consumer to single
+    elements and fuses the reduction op and its initialisation into the
+    tile loop, so that the accumulator is one scalar at a time (an `scf.for`
+    nest whose tile temporaries helia plans as one small buffer each). Every
+    output element is still computed from its window exactly once: the
+    smaller tile costs loop overhead, not arithmetic. A convolution's padded
+    input is not built either: each output position fills a window-sized
+    tile with the padding value and inserts the part of the input that the
+    window covers (clamped at the borders), once per position, so that the
+    plan holds a layer's input and output as TFLite Micro does, plus two
+    tiles. Chains of elementwise generics are merged first
     (as `linalg-fuse-elementwise-ops` does, except into reductions, so that
     a pooling op's sum does not swallow the rescale of the convolution
     before it). Run it after `tosa-to-linalg`; the computation is
