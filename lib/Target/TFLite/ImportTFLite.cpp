@@ -585,6 +585,16 @@ LogicalResult OpContext::setOutput(unsigned j, Value value) {
                        << importer.describeTensor(getOutputIndex(j))
                        << ", whose type is " << expected;
   }
+  // The op that computes the output carries its name, also when it was
+  // built as an intermediate (a rescale whose activation clamp turned out
+  // to be the identity).
+  if (Operation *def = value.getDefiningOp()) {
+    auto name = dyn_cast<NameLoc>(def->getLoc());
+    auto output = cast<NameLoc>(getLoc(j));
+    if (name && name.getName().strref().starts_with(
+                    (output.getName().strref() + "/").str()))
+      def->setLoc(output);
+  }
   importer.setValue(getOutputIndex(j), value);
   return success();
 }

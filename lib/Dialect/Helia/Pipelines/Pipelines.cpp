@@ -17,6 +17,8 @@ void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (options.foldConstants)
     pm.addNestedPass<func::FuncOp>(createHeliaFoldConstantSubgraphs());
+  if (options.fuseAccumulators)
+    pm.addNestedPass<func::FuncOp>(createHeliaFuseAccumulators());
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
   pm.addPass(createHeliaInsertTensorCopies());

@@ -95,6 +95,13 @@ struct HeliaMemoryPipelineOptions
       *this, "plan-svg",
       llvm::cl::desc("Also write the SVG timeline of every arena to this path "
                      "('-': stdout)")};
+  PassOptions::Option<bool> fuseAccumulators{
+      *this, "fuse-accumulators",
+      llvm::cl::desc("First compute the accumulators of convolutions, "
+                     "matmuls and pooling one element at a time, with "
+                     "convolution windows instead of padded inputs "
+                     "(helia-fuse-accumulators): the TFLite recipe"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> foldConstants{
       *this, "fold-constants",
       llvm::cl::desc("First fold ops that only move constant elements "
