@@ -1,0 +1,904 @@
+#!/usr/bin/env python3
+"""Checks helia on real TFLite models (../shared/bench/tflite) against
+TFLite's golden data and Arm NN's reference runtime.
+
+Every model is imported with `helia-translate --import-tflite`, wrapped at
+run time in a harness (an `helia.unplanned` @main that builds each input as
+an `arith.constant dense<"0x...">` of its little-endian bytes, calls the
+model, and prints every element of every output as an i32: int8/int16
+sign-extended, float32 as its bit pattern), lowered and run with
+mlir-runner. Nothing in the shared directory is written.
+
+Parts (positional, default both):
+
+  seanet    every seanet/<op>/<op>N.tflite with its input CSVs, run planned
+            (helia-memory-pipeline) and plain (One-Shot Bufferize), both
+            compared with <op>N_golden_<type>.csv bit for bit.
+  networks  every whole network, COUNT seeded random inputs; the reference
+            is Arm NN's TfLite parser on CpuRef (bench/tflite/reference.py
+            under /usr/bin/python3, one model per process, cached in
+            BUILD/tflite/reference); helia planned on the host, and with
+            --qemu the same harness as a Cortex-M55 image for mps3-an547 on
+            qemu-system-arm. Tolerance: 1 LSB for quantized outputs, 1e-4
+            relative for float outputs.
+
+usage: run.py [seanet] [networks] [--build build] [--bench ../shared/bench]
+              [--models kws_ref_model,add0,conv] [--count 20] [--seed 0]
+              [--qemu] [--plain] [-j 2] [--check] [--keep DIR]
+
+Every failure (import, lowering, run, mismatch) is reported in its model's
+row and counted; each part ends with `N passed, N failed`. --check exits 1
+when anything failed.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+BENCH = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench"))
+LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+SYSTEM_PYTHON = "/usr/bin/python3"
+TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, "
+        "tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)")
+PLANNED = "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true%s})"
+PLAIN = ("builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map "
+         "allow-return-allocs-from-loops}, helia-lower-copies)")
+FIRMWARE = "builtin.module(%s, helia-memory-pipeline{platform=mps3_an547 plan-ld=%s%s})"
+TO_LLVM = ["--convert-vector-to-scf", "--convert-linalg-to-loops",
+           "--lower-affine", "--convert-scf-to-cf",
+           "--expand-strided-metadata", "--lower-affine",
+           "--convert-vector-to-llvm", "--finalize-memref-to-llvm",
+           "--convert-math-to-llvm", "--convert-math-to-libm",
+           "--convert-to-llvm", "--reconcile-unrealized-casts"]
+RUNNER_LIBS = [os.path.join(LLVM, "lib", "libmlir_runner_utils.so"),
+               os.path.join(LLVM, "lib", "libmlir_c_runner_utils.so"),
+               "/lib/x86_64-linux-gnu/libm.so.6"]
+QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
+        "-nographic", "-semihosting-config", "enable=on,target=native",
+        "-kernel"]
+
+# The whole networks: input range of float inputs, and whether the first
+# output is a class score vector (top-1 agreement is reported).
+NETWORKS = [
+    ("kws_ref_model", (-1.0, 1.0), True),
+    ("vww_96_int8", (0.0, 1.0), True),
+    ("vww_96_float", (0.0, 1.0), True),
+    ("pretrainedResnet_quant", (0.0, 1.0), True),
+    ("ad01_int8", (-1.0, 1.0), False),
+    ("ad01_fp32", (-1.0, 1.0), False),
+    ("hello_world_int8", (-1.0, 1.0), False),
+    ("hello_world_float", (-1.0, 1.0), False),
+    ("micro_speech_quantized", (-1.0, 1.0), True),
+    ("simple_add_model", (-1.0, 1.0), False),
+]
+INT_RANGES = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767),
+              "i32": (-2 ** 31, 2 ** 31 - 1)}
+FLOAT_RTOL = 1e-4
+QUANT_LSB = 1
+
+# The firmware image's limits (examples/firmware): the harness's constant
+# inputs are read-only data in ITCM (512 KiB with the code), and the copy
+# that host code keeps of every result comes from a 4 KiB bump heap.
+FW_INPUT_BYTES = 160 * 1024
+FW_HEAP_BYTES = 4096
+
+
+class Failure(Exception):
+    """A failure of one model, reported in its row."""
+
+
+# --- Reading the .tflite flatbuffer (inputs and outputs of subgraph 0) -----
+
+TFL_TYPES = {0: "f32", 1: "f16", 2: "i32", 3: "ui8", 4: "i64", 6: "i1",
+             7: "i16", 9: "i8", 10: "f64"}
+
+
+class FlatBuffer:
+    def __init__(self, data):
+        self.d = data
+
+    def u32(self, p):
+        return struct.unpack_from("<I", self.d, p)[0]
+
+    def table(self, p):
+        vt = p - struct.unpack_from("<i", self.d, p)[0]
+        return p, vt, struct.unpack_from("<H", self.d, vt)[0]
+
+    def field(self, t, i):
+        p, vt, vsize = t
+        if 4 + 2 * i >= vsize:
+            return None
+        off = struct.unpack_from("<H", self.d, vt + 4 + 2 * i)[0]
+        return p + off if off else None
+
+    def ref(self, t, i):
+        f = self.field(t, i)
+        return None if f is None else f + self.u32(f)
+
+    def vector(self, t, i):
+        v = self.ref(t, i)
+        return (0, None) if v is None else (self.u32(v), v + 4)
+
+    def tables(self, t, i):
+        n, base = self.vector(t, i)
+        return [self.table(base + 4 * k + self.u32(base + 4 * k))
+                for k in range(n)]
+
+    def scalars(self, t, i, fmt):
+        n, base = self.vector(t, i)
+        size = struct.calcsize("<" + fmt)
+        return [struct.unpack_from("<" + fmt, self.d, base + size * k)[0]
+                for k in range(n)]
+
+    def string(self, t, i):
+        n, base = self.vector(t, i)
+        return "" if base is None else self.d[base:base + n].decode("utf-8", "replace")
+
+    def scalar(self, t, i, fmt, default=0):
+        f = self.field(t, i)
+        return default if f is None else struct.unpack_from("<" + fmt, self.d, f)[0]
+
+
+def tflite_io(path):
+    """[(name, shape, type, scales, zero points)] of the inputs and outputs."""
+    try:
+        fb = FlatBuffer(open(path, "rb").read())
+        model = fb.table(fb.u32(0))
+        graph = fb.tables(model, 2)[0]
+        tensors = fb.tables(graph, 0)
+
+        def describe(k):
+            t = tensors[k]
+            q = fb.ref(t, 4)
+            scale, zp = [], []
+            if q is not None:
+                qt = fb.table(q)
+                scale, zp = fb.scalars(qt, 2, "f"), fb.scalars(qt, 3, "q")
+            return {"name": fb.string(t, 3), "shape": fb.scalars(t, 0, "i"),
+                    "type": TFL_TYPES.get(fb.scalar(t, 1, "b"), "?"),
+                    "scale": scale, "zero_point": zp}
+
+        return ([describe(k) for k in fb.scalars(graph, 1, "i")],
+                [describe(k) for k in fb.scalars(graph, 2, "i")])
+    except (struct.error, IndexError, OSError) as e:
+        raise Failure(f"cannot read {os.path.basename(path)}: {e}")
+
+
+# --- Tools -------------------------------------------------------------------
+
+def first_error(text):
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for l in lines:
+        if "error" in l.lower():
+            return l
+    return lines[0] if lines else "(no output)"
+
+
+def run(cmd, stdin=None, timeout=600, what=None):
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True,
+                           timeout=timeout)
+    except FileNotFoundError:
+        raise Failure(f"{cmd[0]} not found")
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what or os.path.basename(cmd[0])}: timed out after {timeout} s")
+    if p.returncode != 0:
+        err = p.stderr.decode(errors="replace")
+        raise Failure(f"{what or os.path.basename(cmd[0])}: "
+                      f"{first_error(err)[:300]} (exit {p.returncode})")
+    return p.stdout
+
+
+def sha256(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def function_name(path):
+    """The importer's default function name for a file."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = re.sub(r"[^A-Za-z0-9_]", "_", stem)
+    return "m_" + name if name[:1].isdigit() else name
+
+
+class Tools:
+    def __init__(self, args):
+        self.opt = os.path.join(args.build, "bin", "helia-opt")
+        self.translate = args.translate or os.path.join(args.build, "bin", "helia-translate")
+        self.runner = os.path.join(LLVM, "bin", "mlir-runner")
+        self.imported = args.imported
+        self.keep = args.keep
+        self.timeout = args.timeout
+
+    def import_model(self, model, name, work):
+        """The imported module's text (or, with --imported DIR, the file
+        DIR/<stem>.mlir written by hand)."""
+        if self.imported:
+            path = os.path.join(self.imported, os.path.splitext(os.path.basename(model))[0] + ".mlir")
+            try:
+                return open(path).read()
+            except OSError as e:
+                raise Failure(f"import: {e}")
+        if not os.path.exists(self.translate):
+            raise Failure(f"import: {self.translate} not found")
+        out = os.path.join(work, name + ".mlir")
+        run([self.translate, "--import-tflite", model, "-o", out],
+            timeout=self.timeout, what="import")
+        return open(out).read()
+
+    def host(self, harness_path, pipeline):
+        lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],
+                      timeout=self.timeout, what="helia-opt")
+        llvm = run([self.opt, "-"] + TO_LLVM, stdin=lowered,
+                   timeout=self.timeout, what="to LLVM")
+        return run([self.runner, "-e", "main", "-entry-point-result=void",
+                    "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm,
+                   timeout=self.timeout, what="mlir-runner").decode(errors="replace")
+
+    def firmware(self, harness_path, work, extra=""):
+        """Builds the harness as an mps3-an547 image and runs it on QEMU;
+        returns what the image printed."""
+        llvm = os.path.join(work, "model.llvm.mlir")
+        run([self.opt, harness_path,
+             "--pass-pipeline=" + FIRMWARE % (TOSA, os.path.join(work, "plan.ld"), extra),
+             "-o", llvm], timeout=self.timeout, what="helia-opt (mps3_an547)")
+        elf = os.path.join(work, "image.elf")
+        run([os.path.join(ROOT, "scripts", "firmware-image.sh"), llvm, work,
+             os.path.join(ROOT, "examples", "firmware", "mps3_an547.ld"), elf],
+            timeout=self.timeout, what="firmware-image.sh")
+        try:
+            p = subprocess.run(QEMU + [elf], capture_output=True,
+                               timeout=self.timeout)
+        except FileNotFoundError:
+            raise Failure("qemu-system-arm not found")
+        except subprocess.TimeoutExpired:
+            raise Failure(f"QEMU: timed out after {self.timeout} s")
+        # QEMU writes the semihosting output to its stderr.
+        out = p.stderr.decode(errors="replace")
+        if p.returncode != 0:
+            raise Failure(f"QEMU: exit {p.returncode}: {first_error(out)[:200]}")
+        return out
+
+
+# --- The harness ---------------------------------------------------------------
+
+def split_top(text, sep=","):
+    """Splits at `sep` outside <>, (), [], {} and strings."""
+    parts, depth, cur, quote = [], 0, [], False
+    for c in text:
+        if c == '"':
+            quote = not quote
+        if not quote:
+            if c in "<([{":
+                depth += 1
+            elif c in ">)]}":
+                depth -= 1
+            elif c == sep and depth == 0:
+                parts.append("".join(cur))
+                cur = []
+                continue
+        cur.append(c)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def balanced(text, start):
+    """Index after the bracket group that opens at text[start]."""
+    open_, close = text[start], {"(": ")", "<": ">", "{": "}", "[": "]"}[text[start]]
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == open_:
+            depth += 1
+        elif text[i] == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise Failure("unbalanced brackets in the imported function's signature")
+
+
+TENSOR = re.compile(r"tensor<([0-9x]*?)x?(i1|i8|i16|i32|i64|f16|f32|f64)>|tensor<(i1|i8|i16|i32|i64|f16|f32|f64)>")
+
+
+def parse_tensor(text):
+    m = TENSOR.search(text)
+    if not m:
+        raise Failure(f"not a ranked tensor of a known element type: {text.strip()[:80]}")
+    if m.group(3):
+        return [], m.group(3)
+    dims = [int(d) for d in m.group(1).split("x") if d] if m.group(1) else []
+    return dims, m.group(2)
+
+
+def signature(text, name):
+    """(argument types, result types) of `func.func @name`; each a (shape,
+    element type)."""
+    m = re.search(r"func\.func\s+(?:public\s+|private\s+)?@" + re.escape(name) + r"\s*\(", text)
+    if not m:
+        names = re.findall(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(", text)
+        if len(names) != 1:
+            raise Failure(f"no func.func @{name} in the imported module "
+                          f"(functions: {', '.join(names) or 'none'})")
+        name = names[0]
+        m = re.search(r"func\.func\s+(?:public\s+)?@" + re.escape(name) + r"\s*\(", text)
+    open_ = m.end() - 1
+    close = balanced(text, open_)
+    args = [parse_tensor(a.split(":", 1)[1]) for a in split_top(text[open_ + 1:close - 1])]
+    rest = text[close:]
+    results = []
+    r = re.match(r"\s*->\s*", rest)
+    if r:
+        rest = rest[r.end():]
+        if rest.startswith("("):
+            end = balanced(rest, 0)
+            results = [parse_tensor(t) for t in split_top(rest[1:end - 1])]
+        else:
+            t = re.match(r"tensor<[^>]*>", rest)
+            if not t:
+                raise Failure("the model's result is not a tensor")
+            results = [parse_tensor(t.group(0))]
+    return name, args, results
+
+
+def ttype(shape, elt):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elt + ">"
+
+
+def elements(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+ELT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "f32": 4, "f64": 8}
+INT_FORMAT = {"i8": "b", "i16": "h", "i32": "i", "i64": "q"}
+
+
+def to_hex(values, elt):
+    """dense<"0x..."> bytes of integer values (little-endian)."""
+    fmt = INT_FORMAT[elt]
+    return struct.pack("<%d%s" % (len(values), fmt), *values).hex().upper()
+
+
+def print_function(idx, shape, elt):
+    """An unplanned function that prints a result as one line of i32s."""
+    n = elements(shape)
+    t = ttype(shape, elt)
+    flat = f"tensor<{n}x{elt}>"
+    lines = [f"  func.func @__print{idx}(%t: {t}) attributes {{helia.unplanned}} {{",
+             "    %c0 = arith.constant 0 : index",
+             "    %c1 = arith.constant 1 : index",
+             f"    %last = arith.constant {n - 1} : index"]
+    if len(shape) == 0:
+        lines.append(f"    %f = tensor.expand_shape %t [] output_shape [1] : {t} into {flat}")
+    elif len(shape) == 1:
+        lines.append(f"    %f = tensor.cast %t : {t} to {flat}")
+    else:
+        lines.append(f"    %f = tensor.collapse_shape %t [[{', '.join(str(i) for i in range(len(shape)))}]] : {t} into {flat}")
+
+    def convert(v, out):
+        if elt in ("i8", "i16"):
+            return [f"      {out} = arith.extsi {v} : {elt} to i32"]
+        if elt == "i1":
+            return [f"      {out} = arith.extui {v} : i1 to i32"]
+        if elt == "i32":
+            return [f"      {out} = arith.addi {v}, %zero : i32"]
+        if elt == "f32":
+            return [f"      {out} = arith.bitcast {v} : f32 to i32"]
+        if elt == "f16":
+            return [f"      {out}h = arith.bitcast {v} : f16 to i16",
+                    f"      {out} = arith.extui {out}h : i16 to i32"]
+        raise Failure(f"cannot print a result of {elt}")
+
+    lines.append("    %zero = arith.constant 0 : i32")
+    lines.append("    scf.for %i = %c0 to %last step %c1 {")
+    lines.append(f"      %v = tensor.extract %f[%i] : {flat}")
+    lines += convert("%v", "%w")
+    lines.append("      vector.print %w : i32 punctuation <no_punctuation>")
+    lines.append("      vector.print punctuation <comma>")
+    lines.append("    }")
+    lines.append(f"      %v = tensor.extract %f[%last] : {flat}")
+    lines += convert("%v", "%w")
+    lines.append("      vector.print %w : i32")
+    lines.append("    return")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+def harness(text, name, args, results, samples):
+    """The imported module with an @main that calls @name once per sample
+    (samples: [[hex bytes of each argument]]) and prints every result."""
+    body = [f"  func.func @{name}_hydrate_constants() attributes {{helia.unplanned}} {{",
+            "    return", "  }"]
+    for i, (shape, elt) in enumerate(results):
+        body.append(print_function(i, shape, elt))
+    body += ["  func.func @main() attributes {helia.unplanned} {",
+             f"    call @{name}_hydrate_constants() : () -> ()"]
+    arg_types = ", ".join(ttype(*a) for a in args)
+    res_types = ", ".join(ttype(*r) for r in results)
+    for j, sample in enumerate(samples):
+        names = []
+        for k, ((shape, elt), hexbytes) in enumerate(zip(args, sample)):
+            if len(hexbytes) != 2 * elements(shape) * ELT_BYTES[elt]:
+                raise Failure(f"input {k} has {len(hexbytes) // 2} bytes, "
+                              f"the model's argument {ttype(shape, elt)} {elements(shape) * ELT_BYTES[elt]}")
+            body.append(f'    %x{j}_{k} = arith.constant dense<"0x{hexbytes}"> : {ttype(shape, elt)}')
+            names.append(f"%x{j}_{k}")
+        n = len(results)
+        lhs = f"%r{j}:{n} = " if n > 1 else (f"%r{j} = " if n == 1 else "")
+        body.append(f"    {lhs}call @{name}({', '.join(names)}) : ({arg_types}) -> ({res_types})")
+        for i, r in enumerate(results):
+            v = f"%r{j}#{i}" if n > 1 else f"%r{j}"
+            body.append(f"    call @__print{i}({v}) : ({ttype(*r)}) -> ()")
+    body += ["    return", "  }"]
+    end = text.rstrip().rfind("}")
+    if end < 0:
+        raise Failure("the imported text is not a module")
+    return text[:end] + "\n".join(body) + "\n}\n"
+
+
+def parse_output(out, expected_lines):
+    """The printed lines of integers (runner noise dropped)."""
+    lines = []
+    for line in out.splitlines():
+        line = line.strip()
+        if not line or not re.fullmatch(r"-?\d+(, -?\d+)*", line):
+            continue
+        lines.append([int(v) for v in line.split(", ")])
+    if len(lines) != expected_lines:
+        raise Failure(f"printed {len(lines)} output lines, expected {expected_lines}")
+    return lines
+
+
+# --- Part 1: seanet ---------------------------------------------------------
+
+CSV_TYPES = {"i8": "int8", "i16": "int16", "i32": "int32"}
+
+
+def read_csv(path):
+    try:
+        text = open(path).read().strip()
+        return [int(v) for v in text.replace("\n", ",").split(",") if v.strip()]
+    except (OSError, ValueError) as e:
+        raise Failure(f"{os.path.basename(path)}: {e}")
+
+
+def seanet_models(bench, selected):
+    root = os.path.join(bench, "tflite", "seanet")
+    models = []
+    if not os.path.isdir(root):
+        return models
+    for op in sorted(os.listdir(root)):
+        d = os.path.join(root, op)
+        if not os.path.isdir(d):
+            continue
+        for f in os.listdir(d):
+            m = re.fullmatch(re.escape(op) + r"(\d+)\.tflite", f)
+            if m:
+                models.append((op, int(m.group(1)), os.path.join(d, f)))
+    models.sort()
+    if selected:
+        models = [m for m in models
+                  if m[0] in selected or f"{m[0]}{m[1]}" in selected]
+    return models
+
+
+def compare(got, want):
+    if len(got) != len(want):
+        return f"NO ({len(got)} elements, golden {len(want)})"
+    diff = [abs(a - b) for a, b in zip(got, want) if a != b]
+    if not diff:
+        return "yes"
+    return f"NO ({len(diff)} differ, max |d| {max(diff)})"
+
+
+def seanet_one(tools, op, index, path, tmp):
+    model = f"{op}{index}"
+    d = os.path.dirname(path)
+    row = {"op": op, "model": model, "elements": "", "planned": "", "plain": "", "ok": False}
+    work = os.path.join(tmp, model)
+    os.makedirs(work, exist_ok=True)
+    try:
+        ins, outs = tflite_io(path)
+        inputs = []
+        for k, inp in enumerate(ins):
+            csv_type = CSV_TYPES.get(inp["type"], inp["type"])
+            f = os.path.join(d, f"{model}_input{k}_{csv_type}.csv")
+            inputs.append((inp["type"], read_csv(f)))
+        goldens = [g for g in os.listdir(d) if re.fullmatch(re.escape(model) + r"_golden_\w+\.csv", g)]
+        if len(goldens) != 1 or len(outs) != 1:
+            raise Failure(f"{len(goldens)} golden files for {len(outs)} outputs")
+        golden = read_csv(os.path.join(d, goldens[0]))
+        row["elements"] = str(len(golden))
+        name = function_name(path)
+        text = tools.import_model(path, name, work)
+        name, args, results = signature(text, name)
+        if len(args) != len(inputs):
+            raise Failure(f"@{name} takes {len(args)} arguments, the model has {len(inputs)} inputs")
+        if len(results) != 1:
+            raise Failure(f"@{name} returns {len(results)} results, the model has 1 output")
+        sample = []
+        for k, ((shape, elt), (_, values)) in enumerate(zip(args, inputs)):
+            if elements(shape) != len(values):
+                raise Failure(f"input {k}: {len(values)} values in the CSV for {ttype(shape, elt)}")
+            if elt not in INT_FORMAT:
+                raise Failure(f"input {k}: {ttype(shape, elt)} is not an integer tensor")
+            sample.append(to_hex(values, elt))
+        h = os.path.join(work, "harness.mlir")
+        with open(h, "w") as f:
+            f.write(harness(text, name, args, results, [sample]))
+        ok = True
+        for key, pipeline in (("planned", PLANNED % (TOSA, "")), ("plain", PLAIN % TOSA)):
+            try:
+                got = parse_output(tools.host(h, pipeline), 1)[0]
+                row[key] = compare(got, golden)
+            except Failure as e:
+                row[key] = f"error: {e}"
+            ok = ok and row[key] == "yes"
+        row["ok"] = ok
+    except Failure as e:
+        row["planned"] = row["plain"] = ""
+        row["error"] = str(e)
+    return row
+
+
+def part_seanet(args, tools, tmp):
+    models = seanet_models(args.bench, args.models)
+    print(f"== seanet: {len(models)} single-op models against TFLite's golden outputs, bit for bit")
+    print("| op | model | elements | planned == golden | plain == golden |")
+    print("|---|---|---:|---|---|")
+    passed = failed = 0
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(seanet_one, tools, op, i, p, tmp) for op, i, p in models]
+        for fut in futures:
+            try:
+                row = fut.result()
+            except Exception as e:  # a bug of this script: still one row
+                row = {"op": "?", "model": "?", "elements": "", "planned": "",
+                       "plain": "", "ok": False, "error": f"{type(e).__name__}: {e}"}
+            if "error" in row:
+                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['error']} | |"
+            else:
+                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['planned']} | {row['plain']} |"
+            print(cells, flush=True)
+            if row["ok"]:
+                passed += 1
+            else:
+                failed += 1
+    print(f"seanet: {passed} passed, {failed} failed ({time.time() - t0:.0f} s)")
+    return failed
+
+
+# --- Part 2: networks ------------------------------------------------------
+
+def have_armnn():
+    try:
+        p = subprocess.run([SYSTEM_PYTHON, "-c", "import pyarmnn"],
+                           capture_output=True, timeout=120)
+        return p.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def install_armnn():
+    """Arm NN from Debian, as scripts/install-deps.sh installs packages:
+    only as root, only when missing."""
+    if have_armnn():
+        return True
+    if os.geteuid() != 0:
+        return False
+    print("helia: installing python3-pyarmnn libarmnn-cpuref-backend22", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-qq"],
+                ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y",
+                 "-qq", "--no-install-recommends", "python3-pyarmnn",
+                 "libarmnn-cpuref-backend22"]):
+        try:
+            subprocess.run(cmd, env=env, capture_output=True, timeout=1200)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    return have_armnn()
+
+
+def reference(args, path, ins, low_high, armnn, tmp):
+    """(inputs as hex per sample, Arm NN outputs per sample or None, note)."""
+    key = f"{sha256(path)}-seed{args.seed}-n{args.count}"
+    cache_dir = os.path.join(args.build, "tflite", "reference")
+    cache = os.path.join(cache_dir, key + ".json")
+    if os.path.exists(cache):
+        try:
+            r = json.load(open(cache))
+            if "outputs" in r and "inputs" in r:
+                return r["inputs"], r["outputs"], "cached"
+        except (OSError, ValueError):
+            pass
+    specs = []
+    for inp in ins:
+        if inp["type"] in INT_RANGES:
+            lo, hi = INT_RANGES[inp["type"]]
+            if inp["type"] == "i32":
+                lo, hi = -2 ** 15, 2 ** 15 - 1
+        elif inp["type"] == "f32":
+            lo, hi = low_high
+        else:
+            raise Failure(f"no random inputs for {inp['type']}")
+        specs.append({"shape": inp["shape"], "type": inp["type"], "low": lo, "high": hi})
+    spec = {"model": path, "seed": args.seed, "count": args.count, "inputs": specs}
+    base = os.path.join(tmp, os.path.basename(path) + ".ref")
+    with open(base + ".spec.json", "w") as f:
+        json.dump(spec, f)
+
+    def call(with_armnn):
+        cmd = [SYSTEM_PYTHON, os.path.join(HERE, "reference.py"), "--spec",
+               base + ".spec.json", "--out", base + ".json"]
+        if with_armnn:
+            cmd.append("--armnn")
+        try:
+            subprocess.run(cmd, capture_output=True, timeout=args.timeout)
+            return json.load(open(base + ".json"))
+        except subprocess.TimeoutExpired:
+            return {"error": f"timed out after {args.timeout} s"}
+        except (OSError, ValueError) as e:
+            return {"error": f"{SYSTEM_PYTHON} reference.py: {e}"}
+
+    note = ""
+    if armnn:
+        r = call(True)
+        if "error" not in r:
+            os.makedirs(cache_dir, exist_ok=True)
+            with open(cache + ".tmp", "w") as f:
+                json.dump({"model": os.path.basename(path), **r}, f)
+            os.replace(cache + ".tmp", cache)
+            return r["inputs"], r["outputs"], "Arm NN"
+        note = "Arm NN failed: " + r["error"].splitlines()[0][:200]
+    else:
+        note = "no Arm NN (python3-pyarmnn)"
+    r = call(False)
+    if "error" in r:
+        raise Failure("inputs: " + r["error"].splitlines()[0][:200])
+    return r["inputs"], None, note
+
+
+def as_float(bits):
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def decode(lines, results, count):
+    """Per sample, per output: the values (floats from their bit patterns)."""
+    n = len(results)
+    per = []
+    for j in range(count):
+        sample = []
+        for i, (shape, elt) in enumerate(results):
+            vals = lines[j * n + i]
+            if len(vals) != elements(shape):
+                raise Failure(f"sample {j} output {i}: {len(vals)} values printed, "
+                              f"expected {elements(shape)}")
+            sample.append([as_float(v) for v in vals] if elt == "f32" else vals)
+        per.append(sample)
+    return per
+
+
+def differences(got, want, results, classifier):
+    """Per output: (max difference, unit, within tolerance), and the top-1
+    agreement (or None)."""
+    stats = []
+    for i, (shape, elt) in enumerate(results):
+        worst = 0.0
+        for j in range(len(want)):
+            g, w = got[j][i], want[j][i]
+            if len(g) != len(w):
+                raise Failure(f"output {i}: {len(g)} values, Arm NN {len(w)}")
+            if elt == "f32":
+                scale = max((abs(x) for x in w), default=0.0)
+                for a, b in zip(g, w):
+                    if a != a or b != b:  # NaN
+                        if not (a != a and b != b):
+                            worst = float("inf")
+                        continue
+                    d = abs(a - b) / max(abs(b), 1e-3 * scale, 1e-30)
+                    worst = max(worst, d)
+            else:
+                worst = max([worst] + [abs(int(a) - int(b)) for a, b in zip(g, w)])
+        if elt == "f32":
+            stats.append((f"{worst:.2e} rel", worst <= FLOAT_RTOL))
+        else:
+            stats.append((f"{int(worst)} LSB", worst <= QUANT_LSB))
+    top1 = None
+    if classifier and results and elements(results[0][0]) > 1:
+        agree = 0
+        for j in range(len(want)):
+            g, w = got[j][0], want[j][0]
+            agree += g.index(max(g)) == w.index(max(w))
+        top1 = f"{agree}/{len(want)}"
+    return stats, top1
+
+
+def batches(results, args_, count):
+    """Samples per firmware image: the inputs fit the image's read-only data
+    and the result copies its heap."""
+    in_bytes = sum(elements(s) * ELT_BYTES[e] for s, e in args_)
+    out_bytes = sum((elements(s) * ELT_BYTES[e] + 15) // 16 * 16 for s, e in results)
+    if out_bytes > FW_HEAP_BYTES:
+        raise Failure(f"a result copy of {out_bytes} B exceeds the firmware heap ({FW_HEAP_BYTES} B)")
+    per = max(1, min(FW_INPUT_BYTES // max(in_bytes, 1), FW_HEAP_BYTES // max(out_bytes, 1)))
+    return [list(range(k, min(k + per, count))) for k in range(0, count, per)]
+
+
+def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
+    path = os.path.join(args.bench, "tflite", stem + ".tflite")
+    row = {"model": stem, "ok": False, "cells": {}}
+    work = os.path.join(tmp, stem)
+    os.makedirs(work, exist_ok=True)
+    try:
+        if not os.path.exists(path):
+            raise Failure(f"{path} not found")
+        ins, outs = tflite_io(path)
+        row["io"] = " ".join(ttype(i["shape"], i["type"]) for i in ins) + " -> " + \
+            " ".join(ttype(o["shape"], o["type"]) for o in outs)
+        samples, want, note = reference(args, path, ins, low_high, armnn, tmp)
+        row["reference"] = note
+        name = function_name(path)
+        text = tools.import_model(path, name, work)
+        name, fargs, results = signature(text, name)
+        if [(list(i["shape"]), i["type"]) for i in ins] != [(list(s), e) for s, e in fargs]:
+            raise Failure("@%s(%s) does not take the model's inputs (%s)" % (
+                name, ", ".join(ttype(*a) for a in fargs),
+                ", ".join(ttype(i["shape"], i["type"]) for i in ins)))
+        if len(results) != len(outs):
+            raise Failure(f"@{name} returns {len(results)} results, the model has {len(outs)} outputs")
+        h = os.path.join(work, "harness.mlir")
+        with open(h, "w") as f:
+            f.write(harness(text, name, fargs, results, samples))
+        ok = want is not None
+        runs = []
+        if not args.no_host:
+            runs.append("host")
+        if args.plain:
+            runs.append("plain")
+        if args.qemu:
+            runs.append("qemu")
+        outputs = {}
+        for kind in runs:
+            try:
+                if kind == "qemu":
+                    lines = []
+                    for b, idx in enumerate(batches(results, fargs, len(samples))):
+                        bw = os.path.join(work, f"fw{b}")
+                        os.makedirs(bw, exist_ok=True)
+                        bh = os.path.join(bw, "harness.mlir")
+                        with open(bh, "w") as f:
+                            f.write(harness(text, name, fargs, results, [samples[j] for j in idx]))
+                        lines += parse_output(tools.firmware(bh, bw), len(idx) * len(results))
+                else:
+                    pipeline = PLANNED % (TOSA, "") if kind == "host" else PLAIN % TOSA
+                    lines = parse_output(tools.host(h, pipeline), len(samples) * len(results))
+                outputs[kind] = lines
+                got = decode(lines, results, len(samples))
+                if want is None:
+                    row["cells"][kind] = "ran (no reference)"
+                    continue
+                stats, top1 = differences(got, want, results, classifier)
+                cell = ", ".join(s for s, _ in stats)
+                if top1:
+                    cell += f"; top-1 {top1}"
+                if not all(within for _, within in stats):
+                    cell += " OVER TOLERANCE"
+                    ok = False
+                row["cells"][kind] = cell
+            except Failure as e:
+                row["cells"][kind] = f"error: {e}"
+                ok = False
+        for kind in ("plain", "qemu"):
+            if kind in outputs and "host" in outputs:
+                same = outputs[kind] == outputs["host"]
+                row["cells"][kind] += "; == host" if same else "; DIFFERS from host"
+                ok = ok and same
+        row["ok"] = ok and bool(runs)
+    except Failure as e:
+        row["error"] = str(e)
+    return row
+
+
+def part_networks(args, tools, tmp):
+    models = [n for n in NETWORKS if not args.models or n[0] in args.models]
+    armnn = install_armnn()
+    kinds = (["host"] if not args.no_host else []) + (["plain"] if args.plain else []) + \
+        (["qemu"] if args.qemu else [])
+    print(f"== networks: {len(models)} networks, {args.count} random inputs (seed {args.seed}) "
+          f"against Arm NN CpuRef; tolerance {QUANT_LSB} LSB (quantized), {FLOAT_RTOL:g} relative (float)")
+    print("| network | signature | reference | " + " | ".join(
+        {"host": "host (planned)", "plain": "host (plain)", "qemu": "QEMU mps3-an547"}[k]
+        for k in kinds) + " | result |")
+    print("|---|---|---|" + "---|" * len(kinds) + "---|")
+    passed = failed = 0
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(network_one, args, tools, s, lh, c, armnn, tmp)
+                   for s, lh, c in models]
+        for fut in futures:
+            try:
+                row = fut.result()
+            except Exception as e:  # a bug of this script: still one row
+                row = {"model": "?", "ok": False, "error": f"{type(e).__name__}: {e}", "cells": {}}
+            if "error" in row:
+                print(f"| {row['model']} | {row.get('io', '')} | {row.get('reference', '')} | "
+                      + " | ".join("" for _ in kinds) + f" | FAIL: {row['error']} |", flush=True)
+            else:
+                print(f"| {row['model']} | {row['io']} | {row['reference']} | "
+                      + " | ".join(row["cells"].get(k, "") for k in kinds)
+                      + f" | {'pass' if row['ok'] else 'FAIL'} |", flush=True)
+            if row["ok"]:
+                passed += 1
+            else:
+                failed += 1
+    print(f"networks: {passed} passed, {failed} failed ({time.time() - t0:.0f} s)")
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("parts", nargs="*", metavar="seanet|networks",
+                    help="which checks to run (default: both)")
+    ap.add_argument("--build", default="build", help="the helia build directory")
+    ap.add_argument("--bench", default=BENCH,
+                    help="the shared bench directory (holds tflite/)")
+    ap.add_argument("--translate", help="helia-translate (default BUILD/bin/helia-translate)")
+    ap.add_argument("--imported", help="read DIR/<stem>.mlir instead of importing")
+    ap.add_argument("--models", default="",
+                    help="comma-separated: networks (kws_ref_model), seanet ops (conv) or models (conv3)")
+    ap.add_argument("--count", type=int, default=20, help="random inputs per network")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--qemu", action="store_true", help="also run the networks on QEMU")
+    ap.add_argument("--plain", action="store_true",
+                    help="also run the networks unplanned (One-Shot Bufferize)")
+    ap.add_argument("--no-host", action="store_true", help="skip the planned host run of the networks")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per tool run")
+    ap.add_argument("--keep", help="keep the work files in this directory")
+    ap.add_argument("--check", action="store_true", help="exit 1 when anything failed")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.bench = os.path.abspath(args.bench)
+    args.models = [m for m in args.models.split(",") if m]
+    parts = args.parts or ["seanet", "networks"]
+    for p in parts:
+        if p not in ("seanet", "networks"):
+            ap.error(f"unknown part {p!r} (seanet, networks)")
+    tools = Tools(args)
+    failed = 0
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        tmp = os.path.abspath(args.keep)
+        ctx = None
+    else:
+        ctx = tempfile.TemporaryDirectory(prefix="helia-tflite-")
+        tmp = ctx.name
+    try:
+        if "seanet" in parts:
+            failed += part_seanet(args, tools, tmp)
+        if "networks" in parts:
+            if "seanet" in parts:
+                print()
+            failed += part_networks(args, tools, tmp)
+    finally:
+        if ctx:
+            ctx.cleanup()
+    return 1 if (args.check and failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
