@@ -368,7 +368,10 @@ INT_FORMAT = {"i8": "b", "i16": "h", "i32": "i", "i64": "q"}
 def to_hex(values, elt):
     """dense<"0x..."> bytes of integer values (little-endian)."""
     fmt = INT_FORMAT[elt]
-    return struct.pack("<%d%s" % (len(values), fmt), *values).hex().upper()
+    try:
+        return struct.pack("<%d%s" % (len(values), fmt), *values).hex().upper()
+    except struct.error as e:
+        raise Failure(f"an input value does not fit {elt}: {e}")
 
 
 def print_function(idx, shape, elt):
@@ -551,8 +554,10 @@ def seanet_one(tools, op, index, path, tmp):
             ok = ok and row[key] == "yes"
         row["ok"] = ok
     except Failure as e:
-        row["planned"] = row["plain"] = ""
         row["error"] = str(e)
+    except Exception as e:  # a bug of this script: still this model's row
+        row["error"] = f"internal error: {type(e).__name__}: {e}"
+    row["ok"] = row["ok"] and "error" not in row
     return row
 
 
@@ -814,6 +819,9 @@ def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
         row["ok"] = ok and bool(runs)
     except Failure as e:
         row["error"] = str(e)
+    except Exception as e:  # a bug of this script: still this network's row
+        row["error"] = f"internal error: {type(e).__name__}: {e}"
+    row["ok"] = row["ok"] and "error" not in row
     return row
 
 
