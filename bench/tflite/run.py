@@ -185,10 +185,10 @@ def first_error(text):
     return lines[0] if lines else "(no output)"
 
 
-def run(cmd, stdin=None, timeout=600, what=None):
+def run(cmd, stdin=None, timeout=600, what=None, env=None):
     try:
         p = subprocess.run(cmd, input=stdin, capture_output=True,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
     except FileNotFoundError:
         raise Failure(f"{cmd[0]} not found")
     except subprocess.TimeoutExpired:
@@ -253,9 +253,11 @@ class Tools:
              "--pass-pipeline=" + FIRMWARE % (TOSA, os.path.join(work, "plan.ld"), extra),
              "-o", llvm], timeout=self.timeout, what="helia-opt (mps3_an547)")
         elf = os.path.join(work, "image.elf")
+        # The float math the networks need (expf, tanhf), linked in.
+        env = dict(os.environ, HELIA_FIRMWARE_SOURCES=os.path.join(HERE, "libm.c"))
         run([os.path.join(ROOT, "scripts", "firmware-image.sh"), llvm, work,
              os.path.join(ROOT, "examples", "firmware", "mps3_an547.ld"), elf],
-            timeout=self.timeout, what="firmware-image.sh")
+            timeout=self.timeout, what="firmware-image.sh", env=env)
         try:
             p = subprocess.run(QEMU + [elf], capture_output=True,
                                timeout=self.timeout)
@@ -820,9 +822,15 @@ def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
                 ok = False
         for kind in ("plain", "qemu"):
             if kind in outputs and "host" in outputs:
-                same = outputs[kind] == outputs["host"]
-                row["cells"][kind] += "; == host" if same else "; DIFFERS from host"
-                ok = ok and same
+                if outputs[kind] == outputs["host"]:
+                    row["cells"][kind] += "; == host"
+                elif kind == "qemu" and any(e == "f32" for _, e in results):
+                    # The image's expf/tanhf are not glibc's (libm.c): only
+                    # the tolerance to Arm NN decides.
+                    row["cells"][kind] += "; differs from host in the last bits (libm)"
+                else:
+                    row["cells"][kind] += "; DIFFERS from host"
+                    ok = False
         row["ok"] = ok and bool(runs)
     except Failure as e:
         row["error"] = str(e)
