@@ -90,9 +90,12 @@ QUANT_LSB = 1
 
 # The firmware image's limits (examples/firmware): the harness's constant
 # inputs are read-only data in ITCM (512 KiB with the code), and the copy
-# that host code keeps of every result comes from a 4 KiB bump heap.
+# that host code keeps of every result comes from the runtime's bump heap
+# (4 KiB unless HELIA_HEAP_BYTES says more), in the 64 KiB of DTCM that
+# also hold the 32 KiB stack.
 FW_INPUT_BYTES = 160 * 1024
 FW_HEAP_BYTES = 4096
+FW_HEAP_MAX = 24 * 1024
 
 
 class Failure(Exception):
@@ -246,9 +249,9 @@ class Tools:
                     "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm,
                    timeout=self.timeout, what="mlir-runner").decode(errors="replace")
 
-    def firmware(self, harness_path, work, extra=""):
-        """Builds the harness as an mps3-an547 image and runs it on QEMU;
-        returns what the image printed."""
+    def firmware(self, harness_path, work, heap, extra=""):
+        """Builds the harness as an mps3-an547 image (with a heap of `heap`
+        bytes) and runs it on QEMU; returns what the image printed."""
         llvm = os.path.join(work, "model.llvm.mlir")
         run([self.opt, harness_path,
              "--pass-pipeline=" + FIRMWARE % (TOSA, os.path.join(work, "plan.ld"), extra),
@@ -256,6 +259,8 @@ class Tools:
         elf = os.path.join(work, "image.elf")
         # The float math the networks need (expf, tanhf), linked in.
         env = dict(os.environ, HELIA_FIRMWARE_SOURCES=os.path.join(HERE, "libm.c"))
+        if heap > FW_HEAP_BYTES:
+            env["HELIA_RUNTIME_CFLAGS"] = f"-DHELIA_HEAP_BYTES={heap}"
         run([os.path.join(ROOT, "scripts", "firmware-image.sh"), llvm, work,
              os.path.join(ROOT, "examples", "firmware", "mps3_an547.ld"), elf],
             timeout=self.timeout, what="firmware-image.sh", env=env)
@@ -750,12 +755,14 @@ def batches(results, args_, count):
     and the copies of one call's results its heap (each is deallocated after
     it is printed)."""
     in_bytes = sum(elements(s) * ELT_BYTES[e] for s, e in args_)
-    out_bytes = sum((elements(s) * ELT_BYTES[e] + 15) // 16 * 16 for s, e in results)
-    if out_bytes > FW_HEAP_BYTES:
+    # Each copy is a malloc of its bytes and 64 more (the alignment).
+    out_bytes = sum((elements(s) * ELT_BYTES[e] + 64 + 15) // 16 * 16 for s, e in results)
+    if out_bytes > FW_HEAP_MAX:
         raise Failure(f"the copies of the results ({out_bytes} B) exceed the "
-                      f"firmware runtime's heap ({FW_HEAP_BYTES} B)")
+                      f"largest firmware heap ({FW_HEAP_MAX} B)")
     per = max(1, FW_INPUT_BYTES // max(in_bytes, 1))
-    return [list(range(k, min(k + per, count))) for k in range(0, count, per)]
+    heap = max(FW_HEAP_BYTES, (out_bytes + 1023) // 1024 * 1024)
+    return [list(range(k, min(k + per, count))) for k in range(0, count, per)], heap
 
 
 def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
@@ -793,13 +800,14 @@ def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
             try:
                 if kind == "qemu":
                     lines = []
-                    for b, idx in enumerate(batches(results, fargs, len(samples))):
+                    groups, heap = batches(results, fargs, len(samples))
+                    for b, idx in enumerate(groups):
                         bw = os.path.join(work, f"fw{b}")
                         os.makedirs(bw, exist_ok=True)
                         bh = os.path.join(bw, "harness.mlir")
                         with open(bh, "w") as f:
                             f.write(harness(text, name, fargs, results, [samples[j] for j in idx]))
-                        lines += parse_output(tools.firmware(bh, bw), len(idx) * len(results))
+                        lines += parse_output(tools.firmware(bh, bw, heap), len(idx) * len(results))
                 else:
                     pipeline = PLANNED % (TOSA, "") if kind == "host" else PLAIN % TOSA
                     h = os.path.join(work, f"harness.{kind}.mlir")
