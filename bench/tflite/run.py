@@ -719,6 +719,7 @@ def differences(got, want, results, classifier):
     stats = []
     for i, (shape, elt) in enumerate(results):
         worst = 0.0
+        over = total = 0
         for j in range(len(want)):
             g, w = got[j][i], want[j][i]
             if len(g) != len(w):
@@ -729,17 +730,27 @@ def differences(got, want, results, classifier):
                 # zero by more than 1e-4 of themselves, not of the output).
                 scale = max((abs(x) for x in w if x == x), default=0.0)
                 for a, b in zip(g, w):
+                    total += 1
                     if a != a or b != b:  # NaN
                         if not (a != a and b != b):
                             worst = float("inf")
+                            over += 1
                         continue
-                    worst = max(worst, abs(a - b) / max(scale, 1e-30))
+                    d = abs(a - b) / max(scale, 1e-30)
+                    worst = max(worst, d)
+                    over += d > FLOAT_RTOL
             else:
-                worst = max([worst] + [abs(int(a) - int(b)) for a, b in zip(g, w)])
+                for a, b in zip(g, w):
+                    d = abs(int(a) - int(b))
+                    worst = max(worst, d)
+                    total += 1
+                    over += d > QUANT_LSB
+        # How many of all the elements are over the tolerance, when any is.
+        count = f" ({over} of {total} over)" if over else ""
         if elt == "f32":
-            stats.append((f"{worst:.2e} rel", worst <= FLOAT_RTOL))
+            stats.append((f"{worst:.2e} rel{count}", worst <= FLOAT_RTOL))
         else:
-            stats.append((f"{int(worst)} LSB", worst <= QUANT_LSB))
+            stats.append((f"{int(worst)} LSB{count}", worst <= QUANT_LSB))
     top1 = None
     if classifier and results and elements(results[0][0]) > 1:
         agree = 0
