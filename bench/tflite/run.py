@@ -197,6 +197,9 @@ def run(cmd, stdin=None, timeout=600, what=None, env=None):
         raise Failure(f"{cmd[0]} not found")
     except subprocess.TimeoutExpired:
         raise Failure(f"{what or os.path.basename(cmd[0])}: timed out after {timeout} s")
+    if p.returncode < 0:
+        # A crash: LLVM's stack dump says nothing about the model.
+        raise Failure(f"{what or os.path.basename(cmd[0])}: crashed (signal {-p.returncode})")
     if p.returncode != 0:
         err = p.stderr.decode(errors="replace")
         raise Failure(f"{what or os.path.basename(cmd[0])}: "
@@ -462,10 +465,16 @@ def harness(text, name, args, results, samples, dealloc=True):
             if dealloc:
                 body.append(f"    bufferization.dealloc_tensor {v} : {ttype(*r)}")
     body += ["    return", "  }"]
-    end = text.rstrip().rfind("}")
+    # Attribute and location aliases (`#loc3 = loc(...)`) follow the module.
+    lines = text.rstrip().split("\n")
+    tail = []
+    while lines and (lines[-1].startswith("#") or not lines[-1].strip()):
+        tail.insert(0, lines.pop())
+    module = "\n".join(lines)
+    end = module.rfind("}")
     if end < 0:
         raise Failure("the imported text is not a module")
-    return text[:end] + "\n".join(body) + "\n}\n"
+    return module[:end] + "\n".join(body) + "\n}\n" + "".join(l + "\n" for l in tail)
 
 
 def parse_output(out, expected_lines):
