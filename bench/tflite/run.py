@@ -242,6 +242,8 @@ def single_op_models(path, outdir):
         struct.pack_into("<I", out, f_inputs, vin - f_inputs)
         struct.pack_into("<I", out, f_outputs, vout - f_outputs)
         ops_pos = f_ops + fb.u32(f_ops)
+        if table < ops_pos + 4:
+            raise Failure(f"operator {k}'s table precedes the operators vector")
         struct.pack_into("<II", out, ops_pos, 1, table - (ops_pos + 4))
         name = f"{stem}_op{k}"
         dst = os.path.join(outdir, name + ".tflite")
@@ -861,7 +863,11 @@ def layers_one(args, tools, path, low_high, armnn, work):
     """Every operator of the network alone, on its own seeded random inputs,
     planned on the host against Arm NN. Returns (cell, all within)."""
     rows = []
-    for k, opname, op_path in single_op_models(path, os.path.join(work, "layers")):
+    try:
+        models = single_op_models(path, os.path.join(work, "layers"))
+    except (Failure, struct.error, IndexError) as e:
+        return f"error: cannot cut the operators out: {e}", False
+    for k, opname, op_path in models:
         try:
             ins, _ = tflite_io(op_path)
             samples, want, note = reference(args, op_path, ins, low_high, armnn,
