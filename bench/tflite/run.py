@@ -1082,6 +1082,15 @@ def main():
     else:
         ctx = tempfile.TemporaryDirectory(prefix="helia-tflite-")
         tmp = ctx.name
+    # A name that selects nothing is a failure, not an empty table.
+    known = {n for n, _, _ in NETWORKS}
+    for op, i, _ in seanet_models(args.bench, []):
+        known |= {op, f"{op}{i}"}
+    for m in args.models:
+        if m not in known:
+            print(f"unknown model {m!r} (networks: {', '.join(n for n, _, _ in NETWORKS)}; "
+                  f"seanet: an op such as conv, or a model such as conv4)")
+            failed += 1
     try:
         if "seanet" in parts:
             failed += part_seanet(args, tools, tmp)
