@@ -13,7 +13,8 @@ Parts (positional, default both):
 
   seanet    every seanet/<op>/<op>N.tflite with its input CSVs, run planned
             (helia-memory-pipeline) and plain (One-Shot Bufferize), both
-            compared with <op>N_golden_<type>.csv bit for bit.
+            compared with <op>N_golden_<type>.csv bit for bit; with --qemu
+            also planned for mps3-an547 as a Cortex-M55 image on QEMU.
   networks  every whole network, COUNT seeded random inputs; the reference
             is Arm NN's TfLite parser on CpuRef (bench/tflite/reference.py
             under /usr/bin/python3, one model per process, cached in
@@ -606,7 +607,7 @@ def compare(got, want):
     return f"NO ({len(diff)} differ, max |d| {max(diff)})"
 
 
-def seanet_one(tools, op, index, path, tmp):
+def seanet_one(tools, op, index, path, tmp, qemu=False):
     model = f"{op}{index}"
     d = os.path.dirname(path)
     row = {"op": op, "model": model, "elements": "", "planned": "", "plain": "", "ok": False}
@@ -639,13 +640,22 @@ def seanet_one(tools, op, index, path, tmp):
                 raise Failure(f"input {k}: {ttype(shape, elt)} is not an integer tensor")
             sample.append(to_hex(values, elt))
         ok = True
-        for key, pipeline in (("planned", PLANNED % (TOSA, "")), ("plain", PLAIN % TOSA)):
+        kinds = [("planned", PLANNED % (TOSA, "")), ("plain", PLAIN % TOSA)]
+        if qemu:
+            kinds.append(("qemu", None))
+        for key, pipeline in kinds:
             h = os.path.join(work, f"harness.{key}.mlir")
             with open(h, "w") as f:
-                f.write(harness(text, name, args, results, [sample], dealloc=key == "planned"))
+                f.write(harness(text, name, args, results, [sample], dealloc=key != "plain"))
             try:
-                got = parse_output(tools.host(h, pipeline), 1)[0]
-                row[key] = compare(got, golden)
+                if key == "qemu":
+                    _, heap = batches(results, args, 1)
+                    fw = os.path.join(work, "fw")
+                    os.makedirs(fw, exist_ok=True)
+                    out = tools.firmware(h, fw, heap)
+                else:
+                    out = tools.host(h, pipeline)
+                row[key] = compare(parse_output(out, 1)[0], golden)
             except Failure as e:
                 row[key] = f"error: {e}"
             ok = ok and row[key] == "yes"
@@ -661,12 +671,13 @@ def seanet_one(tools, op, index, path, tmp):
 def part_seanet(args, tools, tmp):
     models = seanet_models(args.bench, args.models)
     print(f"== seanet: {len(models)} single-op models against TFLite's golden outputs, bit for bit")
-    print("| op | model | elements | planned == golden | plain == golden |")
-    print("|---|---|---:|---|---|")
+    qemu = " QEMU mps3-an547 == golden |" if args.qemu else ""
+    print(f"| op | model | elements | planned == golden | plain == golden |{qemu}")
+    print("|---|---|---:|---|---|" + ("---|" if args.qemu else ""))
     passed = failed = 0
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(seanet_one, tools, op, i, p, tmp) for op, i, p in models]
+        futures = [pool.submit(seanet_one, tools, op, i, p, tmp, args.qemu) for op, i, p in models]
         for fut in futures:
             try:
                 row = fut.result()
@@ -674,9 +685,11 @@ def part_seanet(args, tools, tmp):
                 row = {"op": "?", "model": "?", "elements": "", "planned": "",
                        "plain": "", "ok": False, "error": f"{type(e).__name__}: {e}"}
             if "error" in row:
-                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['error']} | |"
+                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['error']} | |" + \
+                    (" |" if args.qemu else "")
             else:
-                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['planned']} | {row['plain']} |"
+                cells = f"| {row['op']} | {row['model']} | {row['elements']} | {row['planned']} | {row['plain']} |" + \
+                    (f" {row.get('qemu', '')} |" if args.qemu else "")
             print(cells, flush=True)
             if row["ok"]:
                 passed += 1
@@ -1055,7 +1068,8 @@ def main():
                     help="comma-separated: networks (kws_ref_model), seanet ops (conv) or models (conv3)")
     ap.add_argument("--count", type=int, default=20, help="random inputs per network")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--qemu", action="store_true", help="also run the networks on QEMU")
+    ap.add_argument("--qemu", action="store_true",
+                    help="also run the models as Cortex-M55 firmware on QEMU")
     ap.add_argument("--plain", action="store_true",
                     help="also run the networks unplanned (One-Shot Bufferize)")
     ap.add_argument("--no-host", action="store_true", help="skip the planned host run of the networks")
