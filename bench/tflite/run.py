@@ -6,8 +6,8 @@ Every model is imported with `helia-translate --import-tflite`, wrapped at
 run time in a harness (an `helia.unplanned` @main that builds each input as
 an `arith.constant dense<"0x...">` of its little-endian bytes, calls the
 model, and prints every element of every output as an i32: int8/int16
-sign-extended, float32 as its bit pattern), lowered and run with
-mlir-runner. Nothing in the shared directory is written.
+sign-extended, float32 as its bit pattern, with vector.print, which the
+firmware runtime prints too), lowered and run with mlir-runner. Nothing in the shared directory is written.
 
 Parts (positional, default both):
 
@@ -32,7 +32,7 @@ Parts (positional, default both):
 usage: run.py [seanet] [networks] [--build build] [--bench ../shared/bench]
               [--models kws_ref_model,add0,conv] [--count 20] [--seed 0]
               [--qemu] [--plain] [--layers] [--no-host] [-j 2] [--check]
-              [--keep DIR]
+              [--pipeline-options "arena-mode=alloc"] [--keep DIR]
 
 Every failure (import, lowering, run, mismatch) is reported in its model's
 row and counted; each part ends with `N passed, N failed`. --check exits 1
@@ -299,8 +299,9 @@ class Tools:
         self.translate = args.translate or os.path.join(args.build, "bin", "helia-translate")
         self.runner = os.path.join(LLVM, "bin", "mlir-runner")
         self.imported = args.imported
-        self.keep = args.keep
         self.timeout = args.timeout
+        # More helia-memory-pipeline options for every planned run.
+        self.options = (" " + args.pipeline_options) if args.pipeline_options else ""
 
     def import_model(self, model, name, work):
         """The imported module's text (or, with --imported DIR, the file
@@ -327,12 +328,12 @@ class Tools:
                     "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm,
                    timeout=self.timeout, what="mlir-runner").decode(errors="replace")
 
-    def firmware(self, harness_path, work, heap, extra=""):
+    def firmware(self, harness_path, work, heap):
         """Builds the harness as an mps3-an547 image (with a heap of `heap`
         bytes) and runs it on QEMU; returns what the image printed."""
         llvm = os.path.join(work, "model.llvm.mlir")
         run([self.opt, harness_path,
-             "--pass-pipeline=" + FIRMWARE % (TOSA, os.path.join(work, "plan.ld"), extra),
+             "--pass-pipeline=" + FIRMWARE % (TOSA, os.path.join(work, "plan.ld"), self.options),
              "-o", llvm], timeout=self.timeout, what="helia-opt (mps3_an547)")
         elf = os.path.join(work, "image.elf")
         # The float math the networks need (expf, tanhf), linked in.
@@ -640,7 +641,7 @@ def seanet_one(tools, op, index, path, tmp, qemu=False):
                 raise Failure(f"input {k}: {ttype(shape, elt)} is not an integer tensor")
             sample.append(to_hex(values, elt))
         ok = True
-        kinds = [("planned", PLANNED % (TOSA, "")), ("plain", PLAIN % TOSA)]
+        kinds = [("planned", PLANNED % (TOSA, tools.options)), ("plain", PLAIN % TOSA)]
         if qemu:
             kinds.append(("qemu", None))
         for key, pipeline in kinds:
@@ -895,7 +896,7 @@ def layers_one(args, tools, path, low_high, armnn, work):
             h = os.path.join(lw, "harness.mlir")
             with open(h, "w") as f:
                 f.write(harness(text, name, fargs, results, samples))
-            lines = parse_output(tools.host(h, PLANNED % (TOSA, "")), len(samples) * len(results))
+            lines = parse_output(tools.host(h, PLANNED % (TOSA, tools.options)), len(samples) * len(results))
             stats, _ = differences(decode(lines, results, len(samples)), want, results, False)
             rows.append((k, opname, ", ".join(c for c, _ in stats), all(w for _, w in stats)))
         except Failure as e:
@@ -961,7 +962,7 @@ def network_one(args, tools, stem, low_high, classifier, armnn, tmp):
                             f.write(harness(text, name, fargs, results, [samples[j] for j in idx]))
                         lines += parse_output(tools.firmware(bh, bw, heap), len(idx) * len(results))
                 else:
-                    pipeline = PLANNED % (TOSA, "") if kind == "host" else PLAIN % TOSA
+                    pipeline = PLANNED % (TOSA, tools.options) if kind == "host" else PLAIN % TOSA
                     h = os.path.join(work, f"harness.{kind}.mlir")
                     with open(h, "w") as f:
                         f.write(harness(text, name, fargs, results, samples,
@@ -1075,6 +1076,9 @@ def main():
     ap.add_argument("--no-host", action="store_true", help="skip the planned host run of the networks")
     ap.add_argument("--layers", action="store_true",
                     help="also check every operator of each network alone, on its own random inputs")
+    ap.add_argument("--pipeline-options", default="",
+                    help="more helia-memory-pipeline options for every planned run, "
+                         "e.g. \"arena-mode=alloc in-place=true\"")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900, help="seconds per tool run")
     ap.add_argument("--keep", help="keep the work files in this directory")
