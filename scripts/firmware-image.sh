@@ -10,7 +10,8 @@
 # the board's linker script, which includes the generated plan.ld. C files
 # listed in HELIA_FIRMWARE_SOURCES (e.g. a firmware main that calls the model
 # through the generated header) are compiled with -I<dir of plan.ld> and
-# linked too.
+# linked too. HELIA_RUNTIME_CFLAGS adds flags to the start-up and runtime
+# (e.g. -DHELIA_HEAP_BYTES=20480 for a larger heap for host code's results).
 set -euo pipefail
 if [ $# -lt 4 ]; then
   echo "usage: $0 <model.llvm.mlir> <dir of plan.ld> <board.ld> <image.elf> [clang flags...]" >&2
@@ -34,7 +35,8 @@ target=(--target=thumbv8.1m.main-none-eabi -mcpu=cortex-m55 -mfloat-abi=hard)
 # The C library stand-ins must not be turned back into calls of themselves.
 for src in startup runtime; do
   "$clang" "${target[@]}" -O2 -ffreestanding -fno-builtin -nostdlib \
-    -Wall -Wno-main-return-type -c "$root/examples/firmware/$src.c" \
+    -Wall -Wno-main-return-type ${HELIA_RUNTIME_CFLAGS:-} \
+    -c "$root/examples/firmware/$src.c" \
     -o "$work/$src.o"
 done
 extra=()

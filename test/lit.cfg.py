@@ -51,6 +51,14 @@ if os.path.isdir(config.bench_dir):
     config.available_features.add("bench")
 if os.path.isdir(os.path.join(config.bench_dir, "frontend")):
     config.available_features.add("frontend")
+# The TFLite models with their golden data (test/TFLite, bench/tflite/run.py).
+if os.path.isdir(os.path.join(config.bench_dir, "tflite")):
+    config.available_features.add("tflite")
+# Arm NN's TfLite parser on CpuRef, the networks' reference: Debian's
+# python3-pyarmnn for /usr/bin/python3. bench/tflite/run.py installs it
+# when it runs as root, so root has it too.
+if os.path.isdir("/usr/lib/python3/dist-packages/pyarmnn") or os.geteuid() == 0:
+    config.available_features.add("armnn")
 
 # Headless Chromium renders the SVG plan picture (scripts/render-svg.py).
 chromium = shutil.which("chromium") or "/usr/bin/chromium"

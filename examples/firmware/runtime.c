@@ -88,13 +88,16 @@ void *memset(void *dst, int c, size_t n) {
 /* Host code compiled into the image (an `helia.unplanned` harness) keeps a
  * copy of each result of a planned call in a buffer of its own, and
  * bufferization allocates those with malloc. A bump allocator over a small
- * static heap serves them; free does nothing (a harness runs once). The
- * model itself never allocates: its tensors live in the arenas. */
+ * static heap serves them; free gives back the most recent block only (a
+ * harness that deallocates each result after printing it, as
+ * bench/tflite/run.py's does, runs any number of calls in the same bytes)
+ * and ignores any other. The model itself never allocates: its tensors live
+ * in the arenas. */
 #ifndef HELIA_HEAP_BYTES
 #define HELIA_HEAP_BYTES 4096
 #endif
 static unsigned char heap[HELIA_HEAP_BYTES] __attribute__((aligned(16)));
-static size_t heapUsed;
+static size_t heapUsed, heapLast;
 
 void *malloc(size_t n) {
   size_t start = (heapUsed + 15) & ~(size_t)15;
@@ -102,11 +105,16 @@ void *malloc(size_t n) {
     puts_("helia runtime: out of heap (raise HELIA_HEAP_BYTES)\n");
     helia_exit(1);
   }
+  heapLast = heapUsed;
   heapUsed = start + n;
   return heap + start;
 }
 
-void free(void *p) { (void)p; }
+void free(void *p) {
+  /* Only the last block, and only once: heapLast is where it began. */
+  if (p && p == heap + ((heapLast + 15) & ~(size_t)15) && heapUsed != heapLast)
+    heapUsed = heapLast;
+}
 
 void __aeabi_memcpy(void *d, const void *s, size_t n) { memcpy(d, s, n); }
 void __aeabi_memcpy4(void *d, const void *s, size_t n) { memcpy(d, s, n); }
