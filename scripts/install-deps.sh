@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libflatbuffers-dev flatbuffers-compiler
+  python3-numpy python3-pyarmnn libarmnn-cpuref-backend22
   libgtest-dev zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev
   chromium
   qemu-system-arm

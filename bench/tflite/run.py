@@ -12,7 +12,8 @@ firmware runtime prints too), lowered and run with mlir-runner. Nothing in the s
 Parts (positional, default both):
 
   seanet    every seanet/<op>/<op>N.tflite with its input CSVs, run planned
-            (helia-memory-pipeline) and plain (One-Shot Bufferize), both
+            (helia-memory-pipeline with fuse-accumulators=true) and plain
+            (One-Shot Bufferize of the unfused module), both
             compared with <op>N_golden_<type>.csv bit for bit; with --qemu
             also planned for mps3-an547 as a Cortex-M55 image on QEMU.
   networks  every whole network, COUNT seeded random inputs; the reference
@@ -58,11 +59,16 @@ LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
 SYSTEM_PYTHON = "/usr/bin/python3"
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, "
         "tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)")
-PLANNED = "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true%s})"
+# Planned runs take the TFLite recipe (helia-fuse-accumulators: accumulators
+# one element and convolution windows at a time); the plain reference is the
+# unfused module, so that "planned == plain" also checks the fusion.
+PLANNED = ("builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true "
+           "fuse-accumulators=true%s})")
 PLAIN = ("builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map "
          "allow-return-allocs-from-loops}, helia-lower-copies)")
-FIRMWARE = "builtin.module(%s, helia-memory-pipeline{platform=mps3_an547 plan-ld=%s%s})"
+FIRMWARE = ("builtin.module(%s, helia-memory-pipeline{platform=mps3_an547 "
+            "fuse-accumulators=true plan-ld=%s%s})")
 TO_LLVM = ["--convert-vector-to-scf", "--convert-linalg-to-loops",
            "--lower-affine", "--convert-scf-to-cf",
            "--expand-strided-metadata", "--lower-affine",
