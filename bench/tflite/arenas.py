@@ -12,14 +12,21 @@ with TFLM's GreedyMemoryPlanner arena and the bound of
 TFLM's kernels keep their accumulators in registers) and, for reference,
 with the plan of the same network without helia-fuse-accumulators.
 
+With --qemu, each network is also built as a Cortex-M55 image for QEMU's
+mps3-an547 board (bench/tflite/run.py networks --qemu, one input) and the
+table gains the image's run time on QEMU: the median of 3 runs, wall
+clock, QEMU start-up included (QEMU is not cycle-accurate: compare these
+with each other, not with hardware).
+
 usage: bench/tflite/arenas.py [--build build] [--bench ../shared/bench]
-                              [--models kws_ref_model,...]
+                              [--models kws_ref_model,...] [--qemu]
 """
 import argparse
 import csv
 import json
 import os
 import subprocess
+import statistics
 import sys
 import tempfile
 import time
@@ -55,21 +62,52 @@ def plan(opt, mlir, fuse, tmp, name):
     return total, seconds
 
 
+QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
+        "-nographic", "-semihosting-config", "enable=on,target=native",
+        "-kernel"]
+
+
+def qemu_seconds(build, bench, models, tmp):
+    """Builds one image per network with run.py and times it on QEMU."""
+    keep = os.path.join(tmp, "images")
+    subprocess.run([sys.executable, os.path.join(HERE, "run.py"), "networks",
+                    "--build", build, "--bench", bench, "--models",
+                    ",".join(models), "--count", "1", "--qemu", "--no-host",
+                    "--keep", keep], capture_output=True, text=True)
+    times = {}
+    for name in models:
+        image = os.path.join(keep, name, "fw0", "image.elf")
+        if not os.path.exists(image):
+            continue
+        runs = []
+        for _ in range(3):
+            t0 = time.time()
+            subprocess.run(QEMU + [image], capture_output=True, timeout=600)
+            runs.append(time.time() - t0)
+        times[name] = statistics.median(runs)
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--bench", default=BENCH)
     ap.add_argument("--models", default=",".join(DEFAULT_MODELS))
+    ap.add_argument("--qemu", action="store_true")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
     translate = os.path.join(args.build, "bin", "helia-translate")
     with open(os.path.join(args.bench, "models", "tflm_baseline.tsv")) as f:
         baseline = {r["model"]: r for r in csv.DictReader(f, delimiter="\t")}
-    print("| network | helia scratch | stream | constant | TFLM arena | lower bound "
-          "| scratch/TFLM | heliaAOT (Apollo510) | unfused scratch | plan s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
+        qemu = qemu_seconds(args.build, args.bench, args.models.split(","),
+                            tmp) if args.qemu else {}
+        print("| network | helia scratch | stream | constant | TFLM arena | lower bound "
+              "| scratch/TFLM | heliaAOT (Apollo510) | unfused scratch | plan s"
+              + (" | QEMU s |" if args.qemu else " |"))
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+              + ("---:|" if args.qemu else ""))
         for name in args.models.split(","):
             model = os.path.join(args.bench, "tflite", name + ".tflite")
             mlir = os.path.join(tmp, name + ".mlir")
@@ -92,7 +130,8 @@ def main():
             aot = HELIA_AOT.get(name, "")
             print(f"| {name} | {scratch} | {fused.get('stream', 0)} | "
                   f"{fused.get('constant', 0)} | {tflm or ''} | {bound or ''} | "
-                  f"{ratio} | {aot} | {unfused.get('scratch', 0)} | {seconds:.2f} |",
+                  f"{ratio} | {aot} | {unfused.get('scratch', 0)} | {seconds:.2f} |"
+                  + (f" {qemu[name]:.2f} |" if name in qemu else (" |" if args.qemu else "")),
                   flush=True)
     return 1 if failures else 0
 
