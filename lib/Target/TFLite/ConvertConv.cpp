@@ -219,7 +219,7 @@ buildFilter(OpContext &ctx, unsigned filterIdx, ArrayRef<int64_t> newShape,
   if (failed(bytes))
     return failure();
   unsigned width = type.getElementType().getIntOrFloatBitWidth() / 8;
-  if (bytes->size() != type.getNumElements() * width) {
+  if (bytes->size() != static_cast<size_t>(type.getNumElements()) * width) {
     ctx.emitError() << "filter buffer holds " << bytes->size()
                     << " bytes, its type needs "
                     << type.getNumElements() * width;

@@ -548,7 +548,7 @@ FailureOr<SmallVector<int64_t>> OpContext::getConstantInts(unsigned i) {
     emitError() << "input " << i << " must be an int32 or int64 constant";
     return failure();
   }
-  if (data->size() != type.getNumElements() * (bits / 8)) {
+  if (data->size() != static_cast<size_t>(type.getNumElements()) * (bits / 8)) {
     emitError() << "input " << i << ": buffer holds " << data->size()
                 << " bytes, its type " << type << " needs "
                 << type.getNumElements() * (bits / 8);
