@@ -101,6 +101,12 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   // The conversion docs/Lowering.md runs by hand, with non-contiguous
   // copies as loops so that the object needs no memrefCopy.
   pm.addPass(createHeliaExpandStridedCopies());
+  // A quantized model's rescales are `tosa.apply_scale` inside the loops
+  // tosa-to-linalg made; tosa-to-arith lowers them only when asked, with
+  // 64-bit arithmetic as the TOSA specification computes them.
+  TosaToArithPassOptions tosaToArith;
+  tosaToArith.includeApplyRescale = true;
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass(tosaToArith));
   pm.addPass(createConvertVectorToSCFPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -111,6 +117,7 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
   sections.platform = options.platform;
   sections.ld = options.planLd;

@@ -496,6 +496,28 @@ def HeliaExpandStridedCopies
   ];
 }
 
+def HeliaVerifyLLVM : Pass<"helia-verify-llvm", "::mlir::ModuleOp"> {
+  let summary = "Check that the conversion to LLVM left only LLVM-dialect ops";
+  let description = [{
+    Runs after the conversion to the LLVM dialect (`to-llvm=true` of
+    helia-memory-pipeline). The upstream conversions are partial: an op no
+    pattern converts (a `tosa.apply_scale` that `tosa-to-arith` without
+    `include-apply-rescale` left inside a `linalg.generic`, an op of an
+    unregistered dialect) would stay, and only mlir-translate would fail.
+    Every op outside the LLVM dialect is a located error that names the
+    pass that lowers it. See docs/Firmware.md.
+
+    ```mlir
+    llvm.func @f(%a: i32, %m: i32, %s: i8) -> i32 {
+      // error: 'tosa.apply_scale' is left after the conversion to the LLVM
+      // dialect; it needs tosa-to-arith{include-apply-rescale=true} ...
+      %0 = tosa.apply_scale %a, %m, %s {rounding_mode = DOUBLE_ROUND} : (i32, i32, i8) -> i32
+      llvm.return %0 : i32
+    }
+    ```
+  }];
+}
+
 def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
   let summary = "Place every arena global in its memory's section (LLVM)";
   let description = [{

@@ -1,0 +1,34 @@
+//===- ModelApi.h - the model API of a firmware module ----------*- C++ -*-===//
+//
+// helia-assign-sections gives every lowered module the same C API whatever
+// its plan: `<prefix>_model_init`, `<prefix>_model_run`,
+// `<prefix>_bind_arena` and the plan hash, as LLVM-dialect functions over
+// the entry point and the arenas (docs/Firmware.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
+#define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
+
+#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::helia {
+
+/// Fills `layout.regions` (the arena globals, then the arenas the caller
+/// supplies, from `record`'s `caller_arenas`) and `layout.model` (the first
+/// entry point other than the hydrate function, with the slots of its
+/// arguments from `record`'s `slots`). Emits a located error and fails on
+/// an entry point the API cannot pass from C.
+LogicalResult describeModelApi(ModuleOp module, DictionaryAttr record,
+                               FirmwareLayout &layout);
+
+/// Emits the plan hash globals and, when the layout has a model,
+/// `<prefix>_bind_arena`, `<prefix>_model_init_plan` and
+/// `<prefix>_model_run` into `module` (LLVM dialect, after
+/// helia-assign-sections renamed the arenas).
+LogicalResult emitModelApi(ModuleOp module, const FirmwareLayout &layout);
+
+} // namespace mlir::helia
+
+#endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
