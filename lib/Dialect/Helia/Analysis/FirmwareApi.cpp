@@ -1,6 +1,8 @@
-//===- FirmwareApi.cpp - the model API part of the C header ---------------===//
+//===- FirmwareApi.cpp - the model API: its description and its header ----===//
 //
-// What a C programmer calls without knowing MLIR: `<prefix>_model_init`,
+// The model API's regions and entry point, read from the record
+// helia-lower-copies left, and its part of the C header. What a C
+// programmer calls without knowing MLIR: `<prefix>_model_init`,
 // `<prefix>_model_run`, `<prefix>_bind_arena`, a context with one typed
 // pointer per input and output, shape macros per tensor and the regions by
 // name. The same declarations whatever the plan; the plan hash ties the
@@ -10,9 +12,10 @@
 
 #include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -22,6 +25,107 @@ uint64_t FirmwareTensor::getNumElements() const {
   for (int64_t dim : shape)
     count *= static_cast<uint64_t>(dim);
   return count;
+}
+
+static FailureOr<FirmwareTensor> describeTensor(Type type, Location loc,
+                                                StringRef entry,
+                                                const Twine &what) {
+  FirmwareTensor tensor;
+  tensor.elementType = type;
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    tensor.isMemRef = true;
+    tensor.elementType = memref.getElementType();
+    llvm::append_range(tensor.shape, memref.getShape());
+    if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
+      return emitError(loc, "cannot pass ")
+             << what << " of @" << entry << " (" << type
+             << ") through the model API: it takes statically shaped, "
+                "contiguous memrefs; call the entry point through its C "
+                "interface instead";
+  }
+  if (failed(getCScalarType(tensor.elementType)))
+    return emitError(loc, "cannot pass ")
+           << what << " of @" << entry << " (" << type
+           << ") through the model API: its element type has no C spelling "
+              "here (f32, f64, i1-i64 and index only)";
+  return tensor;
+}
+
+LogicalResult FirmwareLayout::describeModel(Operation *module,
+                                           DictionaryAttr record) {
+  FirmwareLayout &layout = *this;
+  Location loc = module->getLoc();
+  for (auto [index, arena] : llvm::enumerate(layout.arenas))
+    layout.regions.push_back({arena.arena, arena.memory, arena.size,
+                              arena.alignment, static_cast<int>(index), -1});
+  auto callerArenas = record.getAs<ArrayAttr>("caller_arenas");
+  unsigned numCaller = 0;
+  for (Attribute attr : callerArenas ? callerArenas.getValue()
+                                     : ArrayRef<Attribute>()) {
+    auto arena = dyn_cast<DictionaryAttr>(attr);
+    auto name = arena ? arena.getAs<StringAttr>("name") : StringAttr();
+    auto memory = arena ? arena.getAs<StringAttr>("memory") : StringAttr();
+    auto size = arena ? arena.getAs<IntegerAttr>("size") : IntegerAttr();
+    auto align = arena ? arena.getAs<IntegerAttr>("alignment") : IntegerAttr();
+    if (!name || !memory || !size || !align)
+      return module->emitError("malformed caller arena record ")
+             << attr << "; expected {name, memory, size, alignment}";
+    layout.regions.push_back(
+        {name.str(), memory.str(), size.getValue().getZExtValue(),
+         std::max<uint64_t>(align.getValue().getZExtValue(),
+                            layout.platform.getAlignment()),
+         -1, static_cast<int>(numCaller++)});
+  }
+
+  std::string hydrate = getHydrateFunctionName(layout.prefix);
+  const FirmwareEntry *entry = nullptr;
+  for (const FirmwareEntry &candidate : layout.entries)
+    if (candidate.name != hydrate) {
+      entry = &candidate;
+      break;
+    }
+  if (!entry)
+    return success();
+  FunctionType type = entry->type;
+  if (type.getNumInputs() < numCaller)
+    return module->emitError("entry point @")
+           << entry->name << " takes " << type.getNumInputs()
+           << " arguments, fewer than the " << numCaller
+           << " arenas the caller supplies";
+  FirmwareModel model;
+  model.entry = entry->name;
+  auto slotsOf = record.getAs<DictionaryAttr>("slots");
+  auto slots = slotsOf ? slotsOf.getAs<ArrayAttr>(entry->name) : ArrayAttr();
+  for (auto [i, input] :
+       llvm::enumerate(type.getInputs().drop_back(numCaller))) {
+    FailureOr<FirmwareTensor> tensor =
+        describeTensor(input, loc, entry->name, "argument " + Twine(i));
+    if (failed(tensor))
+      return failure();
+    auto slot = slots && i < slots.size()
+                    ? dyn_cast<DictionaryAttr>(slots[i])
+                    : DictionaryAttr();
+    auto arena = slot ? slot.getAs<StringAttr>("arena") : StringAttr();
+    auto offset = slot ? slot.getAs<IntegerAttr>("offset") : IntegerAttr();
+    if (tensor->isMemRef && arena && offset) {
+      for (auto [r, region] : llvm::enumerate(layout.regions))
+        if (region.arena == arena.getValue()) {
+          tensor->slotRegion = r;
+          tensor->slotOffset = offset.getValue().getZExtValue();
+          break;
+        }
+    }
+    model.inputs.push_back(*tensor);
+  }
+  for (auto [i, result] : llvm::enumerate(type.getResults())) {
+    FailureOr<FirmwareTensor> tensor =
+        describeTensor(result, loc, entry->name, "result " + Twine(i));
+    if (failed(tensor))
+      return failure();
+    model.outputs.push_back(*tensor);
+  }
+  layout.model = std::move(model);
+  return success();
 }
 
 /// Bytes of one element as the C type holds it (i1 in a byte).

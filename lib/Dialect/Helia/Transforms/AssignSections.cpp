@@ -348,7 +348,7 @@ void HeliaAssignSections::runOnOperation() {
       failed(placeArenas(module)) || failed(createArenaTable(module)) ||
       failed(createCopyHook(module)) || failed(createHydrate(module)) ||
       failed(weakenHostCode(module)) ||
-      failed(describeModelApi(module, record, layout)))
+      failed(layout.describeModel(module, record)))
     return signalPassFailure();
   FailureOr<uint32_t> hash = layout.computePlanHash(module.getLoc());
   if (failed(hash))

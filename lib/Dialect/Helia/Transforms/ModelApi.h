@@ -15,14 +15,6 @@
 
 namespace mlir::helia {
 
-/// Fills `layout.regions` (the arena globals, then the arenas the caller
-/// supplies, from `record`'s `caller_arenas`) and `layout.model` (the first
-/// entry point other than the hydrate function, with the slots of its
-/// arguments from `record`'s `slots`). Emits a located error and fails on
-/// an entry point the API cannot pass from C.
-LogicalResult describeModelApi(ModuleOp module, DictionaryAttr record,
-                               FirmwareLayout &layout);
-
 /// Emits the plan hash globals and, when the layout has a model,
 /// `<prefix>_bind_arena`, `<prefix>_model_init_plan` and
 /// `<prefix>_model_run` into `module` (LLVM dialect, after

@@ -150,6 +150,14 @@ struct FirmwareLayout {
   /// spelling.
   LogicalResult writeHeader(raw_ostream &os, Location loc) const;
 
+  /// Fills `regions` (the arena globals, then the arenas the caller
+  /// supplies, from `record`'s `caller_arenas`) and `model` (the first entry
+  /// point other than the hydrate function, with the slots of its arguments
+  /// from `record`'s `slots`), after `arenas` and `entries`. Emits a located
+  /// error at `module` and fails on an entry point the API cannot pass from
+  /// C.
+  LogicalResult describeModel(Operation *module, DictionaryAttr record);
+
   /// Writes the model API part of the header: the plan hash, the status
   /// codes, the regions, the shapes of the inputs and outputs, the context
   /// and the functions.
