@@ -1,14 +1,19 @@
 // RUN: helia-opt %s -split-input-file -verify-diagnostics --helia-assign-sections="header=%t.h"
+// RUN: helia-opt %s -split-input-file --helia-assign-sections="model-api=false" 2>&1 | FileCheck %s --check-prefix=NOAPI
+
+// With model-api=false an entry point the API cannot pass is no error (only
+// the header's C interface needs C types, and no header is written here).
+// NOAPI-NOT: error: cannot pass
 
 // The model API passes memrefs and scalars of C types only.
-// expected-error @+1 {{cannot pass argument 0 of @net ('vector<4xf32>') through the model API: its element type has no C spelling here (f32, f64, i1-i64 and index only)}}
+// expected-error @+1 {{cannot pass argument 0 of @net ('vector<4xf32>') through the model API: its element type has no C spelling here (f16, bf16, f32, f64, i1-i64 and index only; model-api=false leaves the entry points' C interface)}}
 module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
                                      entries = [{name = "net", type = (vector<4xf32>) -> ()}]}} {
 }
 
 // -----
 
-// expected-error @+1 {{cannot pass result 0 of @net ('memref<?xf32>') through the model API: it takes statically shaped, contiguous memrefs; call the entry point through its C interface instead}}
+// expected-error @+1 {{cannot pass result 0 of @net ('memref<?xf32>') through the model API: it takes statically shaped, contiguous memrefs; call the entry point through its C interface (model-api=false)}}
 module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
                                      entries = [{name = "net", type = (memref<4xf32>) -> memref<?xf32>}]}} {
 }
@@ -17,7 +22,7 @@ module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", ar
 
 // The C header declares the other entry points through their C interface,
 // of memrefs and scalars only.
-// expected-error @+1 {{cannot declare entry point 'aux' in C: its type 'vector<4xf32>' has no C spelling here (memrefs and scalars of f32, f64, i8-i64 and index only)}}
+// expected-error @+1 {{cannot declare entry point 'aux' in C: its type 'vector<4xf32>' has no C spelling here (memrefs and scalars of f16, bf16, f32, f64, i8-i64 and index only)}}
 module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
                                      entries = [{name = "net", type = (memref<4xf32>) -> memref<4xf32>},
                                                 {name = "aux", type = (vector<4xf32>) -> ()}]}} {

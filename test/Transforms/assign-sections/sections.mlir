@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --check-prefix=LD --input-file=%t.ld
 // RUN: FileCheck %s --check-prefix=H --input-file=%t.h
 // RUN: helia-opt %s --helia-assign-sections | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: helia-opt %s --helia-assign-sections=model-api=false | FileCheck %s --check-prefix=NOAPI
 
 // A module as the conversion to LLVM leaves it, with the record
 // helia-lower-copies wrote: the prefix, the platform (inline here: DTCM with
@@ -113,6 +114,11 @@ module attributes {helia.firmware = {
 // CHECK: %[[P:.*]] = llvm.extractvalue %[[R]][1]
 // CHECK: %[[O:.*]] = llvm.extractvalue %[[R]][2]
 // CHECK: llvm.getelementptr %[[P]][%[[O]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+
+// model-api=false: the arenas, the table and the hooks, no model API.
+// NOAPI: llvm.func weak @net_copy
+// NOAPI-NOT: @net_plan_hash
+// NOAPI-NOT: @net_model_run
 
 // The fragment: each memory's region (DTCM without its reserved 4 KiB), one
 // NOLOAD section for writable arenas and one for constants, .shared as is.

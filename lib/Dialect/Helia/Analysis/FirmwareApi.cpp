@@ -41,13 +41,14 @@ static FailureOr<FirmwareTensor> describeTensor(Type type, Location loc,
              << what << " of @" << entry << " (" << type
              << ") through the model API: it takes statically shaped, "
                 "contiguous memrefs; call the entry point through its C "
-                "interface instead";
+                "interface (model-api=false)";
   }
   if (failed(getCScalarType(tensor.elementType)))
     return emitError(loc, "cannot pass ")
            << what << " of @" << entry << " (" << type
            << ") through the model API: its element type has no C spelling "
-              "here (f32, f64, i1-i64 and index only)";
+              "here (f16, bf16, f32, f64, i1-i64 and index only; "
+              "model-api=false leaves the entry points' C interface)";
   return tensor;
 }
 

@@ -115,6 +115,11 @@ void FirmwareLayout::writeLinkerFragment(raw_ostream &os,
 }
 
 FailureOr<std::string> mlir::helia::getCScalarType(Type type) {
+  // Arm's half-precision types, as clang and GCC spell them.
+  if (type.isF16())
+    return std::string("_Float16");
+  if (type.isBF16())
+    return std::string("__bf16");
   if (type.isF32())
     return std::string("float");
   if (type.isF64())
@@ -200,8 +205,8 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
     auto cannot = [&](Type t) {
       return emitError(loc, "cannot declare entry point '")
              << name << "' in C: its type " << t
-             << " has no C spelling here (memrefs and scalars of f32, f64, "
-                "i8-i64 and index only)";
+             << " has no C spelling here (memrefs and scalars of f16, bf16, "
+                "f32, f64, i8-i64 and index only)";
     };
     if (type.getNumResults() == 1 && !isa<MemRefType>(type.getResult(0))) {
       FailureOr<std::string> r = types.scalar(type.getResult(0));

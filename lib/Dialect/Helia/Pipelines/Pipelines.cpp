@@ -124,6 +124,7 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   sections.ldMemory = options.planLdMemory;
   sections.header = options.planHeader;
   sections.triple = options.triple;
+  sections.modelApi = options.modelApi;
   pm.addPass(createHeliaAssignSections(sections));
 }
 

@@ -4,8 +4,9 @@
 // LLVM dialect, every arena global gets its memory's section, a public
 // prefixed name and its alignment; constant arenas become externally
 // initialised so that the optimizer keeps their bytes and the copies that
-// read them. The pass also adds the arena table, the weak hooks, and writes
-// the linker-script fragment and the C header (docs/Firmware.md).
+// read them. The pass also adds the arena table, the weak hooks, the model
+// API (ModelApi.cpp), and writes the linker-script fragment and the C
+// header (docs/Firmware.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -348,14 +349,16 @@ void HeliaAssignSections::runOnOperation() {
       failed(placeArenas(module)) || failed(createArenaTable(module)) ||
       failed(createCopyHook(module)) || failed(createHydrate(module)) ||
       failed(weakenHostCode(module)) ||
-      failed(layout.describeModel(module, record)))
+      (modelApi && failed(layout.describeModel(module, record))))
     return signalPassFailure();
-  FailureOr<uint32_t> hash = layout.computePlanHash(module.getLoc());
-  if (failed(hash))
-    return signalPassFailure();
-  layout.planHash = *hash;
-  if (failed(emitModelApi(module, layout)))
-    return signalPassFailure();
+  if (modelApi) {
+    FailureOr<uint32_t> hash = layout.computePlanHash(module.getLoc());
+    if (failed(hash))
+      return signalPassFailure();
+    layout.planHash = *hash;
+    if (failed(emitModelApi(module, layout)))
+      return signalPassFailure();
+  }
   // Nothing helia generates throws: without nounwind, an ARM object
   // references the unwinder's personality routines.
   module.walk([](LLVM::LLVMFuncOp func) { func.setNoUnwind(true); });

@@ -167,6 +167,11 @@ struct HeliaMemoryPipelineOptions
   PassOptions::Option<std::string> triple{
       *this, "triple",
       llvm::cl::desc("Target triple of the LLVM module (with to-llvm)")};
+  PassOptions::Option<bool> modelApi{
+      *this, "model-api",
+      llvm::cl::desc("Generate the model API of the firmware module (with "
+                     "to-llvm; helia-assign-sections model-api)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds resolve, assign and verify-plan (and the export when asked, and the

@@ -532,11 +532,18 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
     `externally_initialized` so that the optimizer neither folds their bytes
     nor deletes the copies that read them. It adds the arena table
     `<prefix>_arena_buffers` (address and size of every arena, by region
-    id), makes `<prefix>_hydrate_constants` weak, the hydrate and stream
-    copies volatile, and every function `nounwind`. With `ld=<path>` it
-    writes a linker-script fragment (one output section per memory, in the
-    board's MEMORY regions), with `header=<path>` a C header of the entry
-    points, the arena sizes and the table. See docs/Firmware.md.
+    id), makes `<prefix>_hydrate_constants` weak (an empty one when nothing
+    is staged), turns the hydrate and stream copies into calls of the weak
+    `<prefix>_copy`, makes the `helia.unplanned` host code weak (a C `main`
+    replaces the harness) and every function `nounwind`. It generates the
+    model API over the first planned function: `<prefix>_model_init_plan`,
+    `<prefix>_model_run`, `<prefix>_bind_arena` and the plan hash
+    (`<prefix>_plan_hash`, `<prefix>_plan_<hash>`), the same symbols
+    whatever the plan. With `ld=<path>` it writes a linker-script fragment
+    (one output section per memory, in the board's MEMORY regions), with
+    `header=<path>` the C header: the model API (context, shapes, regions,
+    status codes) and, underneath, the arenas, the table and the entry
+    points' C interface. See docs/Firmware.md.
 
     ```mlir
     llvm.mlir.global private @scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
@@ -560,6 +567,9 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
            "thumbv8.1m.main-none-unknown-eabihf)">,
     Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
            "LLVM data layout string to set on the module">,
+    Option<"modelApi", "model-api", "bool", /*default=*/"true",
+           "Generate the model API (init, run, bind, plan hash); false "
+           "leaves only the entry points' C interface">,
   ];
   let statistics = [
     Statistic<"numArenas", "arenas", "Arena globals placed">,
