@@ -55,7 +55,7 @@ module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", ar
 
 module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
                                      entries = [{name = "net", type = (memref<4xf32>) -> memref<4xf32>}]}} {
-  // expected-error @+1 {{@net does not take the expanded memref descriptors the model API passes (lower with finalize-memref-to-llvm, without bare pointers)}}
+  // expected-error @+1 {{@net has type '!llvm.func<ptr (ptr)>', not the type the model API calls ('!llvm.func<struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> (ptr, ptr, i64, i64, i64)>'): lower with finalize-memref-to-llvm's expanded descriptors (no bare pointers) from the recorded entry type}}
   llvm.func @net(%a: !llvm.ptr) -> !llvm.ptr {
     llvm.return %a : !llvm.ptr
   }
@@ -66,4 +66,15 @@ module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", ar
 // expected-error @+1 {{malformed caller arena record {name = "scratch_dtcm"}; expected {name, memory, size, alignment}}}
 module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
                                      caller_arenas = [{name = "scratch_dtcm"}], entries = []}} {
+}
+
+// -----
+
+// A result the record does not promise (a scalar for a memref).
+module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [],
+                                     entries = [{name = "net", type = (f32) -> memref<4xf32>}]}} {
+  // expected-error @+1 {{@net has type '!llvm.func<f32 (f32)>', not the type the model API calls ('!llvm.func<struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> (f32)>')}}
+  llvm.func @net(%a: f32) -> f32 {
+    llvm.return %a : f32
+  }
 }

@@ -42,12 +42,12 @@ private:
   Value boundSlot(unsigned argIndex);
   Value contextField(Value context, unsigned field);
   /// Appends the expanded descriptor of a contiguous memref of `shape` at
-  /// `pointer` to `args`, typed as `callee`'s parameters from `args.size()`.
-  LogicalResult appendDescriptor(SmallVectorImpl<Value> &args,
-                                 LLVM::LLVMFuncOp callee, Value pointer,
-                                 ArrayRef<int64_t> shape);
-  LogicalResult appendCallerArenas(SmallVectorImpl<Value> &args,
-                                   LLVM::LLVMFuncOp callee);
+  /// `pointer` to `args`, typed as `callee`'s parameters from `args.size()`
+  /// (checkEntrySignature checked them).
+  void appendDescriptor(SmallVectorImpl<Value> &args, LLVM::LLVMFuncOp callee,
+                        Value pointer, ArrayRef<int64_t> shape);
+  void appendCallerArenas(SmallVectorImpl<Value> &args,
+                          LLVM::LLVMFuncOp callee);
   LogicalResult emitBind();
   LogicalResult emitInit();
   LogicalResult emitRun(LLVM::LLVMFuncOp entry);
@@ -130,19 +130,10 @@ Value ApiEmitter::contextField(Value context, unsigned field) {
       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
 }
 
-LogicalResult ApiEmitter::appendDescriptor(SmallVectorImpl<Value> &args,
-                                           LLVM::LLVMFuncOp callee,
-                                           Value pointer,
-                                           ArrayRef<int64_t> shape) {
-  ArrayRef<Type> params = callee.getFunctionType().getParams();
-  size_t needed = args.size() + 3 + 2 * shape.size();
-  if (params.size() < needed || params[args.size()] != ptrType ||
-      !isa<IntegerType>(params[args.size() + 2]))
-    return callee.emitError("@")
-           << callee.getName() << " does not take the expanded memref "
-           << "descriptors the model API passes (lower with "
-              "finalize-memref-to-llvm, without bare pointers)";
-  Type index = params[args.size() + 2];
+void ApiEmitter::appendDescriptor(SmallVectorImpl<Value> &args,
+                                  LLVM::LLVMFuncOp callee, Value pointer,
+                                  ArrayRef<int64_t> shape) {
+  Type index = callee.getFunctionType().getParams()[args.size() + 2];
   args.push_back(pointer);
   args.push_back(pointer);
   args.push_back(constant(index, 0));
@@ -155,20 +146,16 @@ LogicalResult ApiEmitter::appendDescriptor(SmallVectorImpl<Value> &args,
     stride *= dim;
   }
   llvm::append_range(args, llvm::reverse(strides));
-  return success();
 }
 
-LogicalResult ApiEmitter::appendCallerArenas(SmallVectorImpl<Value> &args,
-                                             LLVM::LLVMFuncOp callee) {
+void ApiEmitter::appendCallerArenas(SmallVectorImpl<Value> &args,
+                                    LLVM::LLVMFuncOp callee) {
   for (const FirmwareRegion &region : layout.regions)
-    if (region.global < 0) {
-      Value base =
-          LLVM::LoadOp::create(builder, loc, ptrType, boundSlot(region.argIndex));
-      if (failed(appendDescriptor(args, callee, base,
-                                  {static_cast<int64_t>(region.size)})))
-        return failure();
-    }
-  return success();
+    if (region.global < 0)
+      appendDescriptor(
+          args, callee,
+          LLVM::LoadOp::create(builder, loc, ptrType, boundSlot(region.argIndex)),
+          {static_cast<int64_t>(region.size)});
 }
 
 /// `<prefix>_bind_arena(region, buffer, bytes)`.
@@ -235,9 +222,11 @@ LogicalResult ApiEmitter::emitInit() {
           getHydrateFunctionName(layout.prefix));
       hydrate && !layout.hydratesItself) {
     SmallVector<Value> args;
-    if (hydrate.getNumArguments() > 0 &&
-        failed(appendCallerArenas(args, hydrate)))
-      return failure();
+    if (hydrate.getNumArguments() > 0) {
+      if (failed(checkEntrySignature(hydrate, {}, {}, numCaller, {}, {})))
+        return failure();
+      appendCallerArenas(args, hydrate);
+    }
     LLVM::CallOp::create(builder, loc, hydrate, args);
   }
   LLVM::StoreOp::create(builder, loc, hash, contextField(context, 0));
@@ -290,15 +279,9 @@ LogicalResult ApiEmitter::emitRun(LLVM::LLVMFuncOp entry) {
     returnIf(LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
                                   value, null),
              FirmwareStatus::NoInput);
-    if (failed(appendDescriptor(args, entry, value, input.shape)))
-      return failure();
+    appendDescriptor(args, entry, value, input.shape);
   }
-  if (failed(appendCallerArenas(args, entry)))
-    return failure();
-  if (args.size() != entry.getNumArguments())
-    return entry.emitError("@")
-           << entry.getName() << " takes " << entry.getNumArguments()
-           << " LLVM arguments; the model API passes " << args.size();
+  appendCallerArenas(args, entry);
   auto call = LLVM::CallOp::create(builder, loc, entry, args);
   size_t numOutputs = layout.model->outputs.size();
   for (auto [i, output] : llvm::enumerate(layout.model->outputs)) {
@@ -363,10 +346,15 @@ LogicalResult ApiEmitter::emit() {
   for (const FirmwareTensor &output : layout.model->outputs)
     fields.push_back(fieldType(output));
   contextType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-
-  for (const FirmwareRegion &region : layout.regions)
-    if (region.global < 0)
-      ++numCaller;
+  numCaller = llvm::count_if(layout.regions, [](const FirmwareRegion &r) {
+    return r.global < 0;
+  });
+  size_t numInputs = layout.model->inputs.size();
+  if (failed(checkEntrySignature(
+          entry, layout.model->inputs,
+          ArrayRef(fields).slice(2, numInputs), numCaller,
+          layout.model->outputs, ArrayRef(fields).drop_front(2 + numInputs))))
+    return failure();
   boundName = layout.prefix + "_bound_arenas";
   boundType = LLVM::LLVMArrayType::get(ptrType, std::max(numCaller, 1u));
   builder.setInsertionPointToEnd(module.getBody());
@@ -379,9 +367,8 @@ LogicalResult ApiEmitter::emit() {
   LLVM::ReturnOp::create(builder, loc,
                          Value(LLVM::ZeroOp::create(builder, loc, boundType)));
 
-  if (failed(emitBind()) || failed(emitInit()) || failed(emitRun(entry)))
-    return failure();
-  return success();
+  return success(succeeded(emitBind()) && succeeded(emitInit()) &&
+                 succeeded(emitRun(entry)));
 }
 
 LogicalResult mlir::helia::emitModelApi(ModuleOp module,

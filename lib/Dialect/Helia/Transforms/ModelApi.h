@@ -11,6 +11,7 @@
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
 
 #include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::helia {
@@ -20,6 +21,17 @@ namespace mlir::helia {
 /// `<prefix>_model_run` into `module` (LLVM dialect, after
 /// helia-assign-sections renamed the arenas).
 LogicalResult emitModelApi(ModuleOp module, const FirmwareLayout &layout);
+
+/// Checks that `func` has the LLVM type finalize-memref-to-llvm gives an
+/// entry point of `inputs` (then `numCallerArenas` arena memrefs) and
+/// `outputs`: expanded descriptors, scalars as `inputFields`/`outputFields`
+/// (their context fields). Emits a located error and fails otherwise.
+LogicalResult checkEntrySignature(LLVM::LLVMFuncOp func,
+                                  ArrayRef<FirmwareTensor> inputs,
+                                  ArrayRef<Type> inputFields,
+                                  unsigned numCallerArenas,
+                                  ArrayRef<FirmwareTensor> outputs,
+                                  ArrayRef<Type> outputFields);
 
 } // namespace mlir::helia
 
