@@ -2,7 +2,8 @@
 //
 // Where every arena global of a lowered module goes in a firmware image, as
 // plain data: its public name, memory, section, size and alignment, plus
-// the entry points and the hooks. helia-assign-sections fills it from the
+// the entry points, the hooks and the model API (regions, inputs and
+// outputs, plan hash). helia-assign-sections fills it from the
 // LLVM dialect module; the linker-script fragment and the C header are
 // written from it alone (docs/Firmware.md).
 //
@@ -145,9 +146,9 @@ struct FirmwareLayout {
   void writeLinkerFragment(raw_ostream &os, bool withMemory = true) const;
 
   /// Writes the C header: region ids and sizes, the arena symbols and table,
-  /// the hooks, and the entry points with their memref descriptors. Emits an
-  /// error at `loc` and fails on an entry point whose type has no C
-  /// spelling.
+  /// the hooks, the entry points with their memref descriptors, and the
+  /// model API when there is a model. Emits an error at `loc` and fails on
+  /// an entry point whose type has no C spelling.
   LogicalResult writeHeader(raw_ostream &os, Location loc) const;
 
   /// Fills `regions` (the arena globals, then the arenas the caller
