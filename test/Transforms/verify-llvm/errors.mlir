@@ -29,6 +29,14 @@ llvm.func @tfl(%a: i32) -> i32 {
 
 // -----
 
+llvm.func @erf(%a: f32) -> f32 {
+  // expected-error @+1 {{'math.erf' is left after the conversion to the LLVM dialect; it needs helia-approximate-math (the pipeline's approximate-math=true), or convert-math-to-libm and a libm for the board}}
+  %0 = math.erf %a : f32
+  llvm.return %0 : f32
+}
+
+// -----
+
 // An op with regions is one error, not one per nested op.
 // expected-error @+1 {{'func.func' is left after the conversion to the LLVM dialect}}
 func.func @f(%a: i32) -> i32 {

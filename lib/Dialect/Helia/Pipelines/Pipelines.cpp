@@ -107,6 +107,9 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   TosaToArithPassOptions tosaToArith;
   tosaToArith.includeApplyRescale = true;
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass(tosaToArith));
+  // No libm in a firmware image: exp, tanh, log, erf, ... as arithmetic.
+  if (options.approximateMath)
+    pm.addNestedPass<func::FuncOp>(createHeliaApproximateMath());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());

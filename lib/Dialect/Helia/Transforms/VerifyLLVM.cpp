@@ -28,6 +28,9 @@ static StringRef getMissingPass(StringRef dialect, StringRef op) {
     return "tosa-to-linalg-named, tosa-to-linalg, "
            "tosa-to-arith{include-apply-rescale=true} and tosa-to-tensor, "
            "before helia-memory-pipeline";
+  if (dialect == "math")
+    return "helia-approximate-math (the pipeline's approximate-math=true), "
+           "or convert-math-to-libm and a libm for the board";
   if (dialect == "helia")
     return "helia-lower-copies";
   if (dialect == "builtin")

@@ -496,6 +496,33 @@ def HeliaExpandStridedCopies
   ];
 }
 
+def HeliaApproximateMath
+    : Pass<"helia-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite math functions as polynomial approximations";
+  let description = [{
+    Runs before the conversion to LLVM (`to-llvm=true` of
+    helia-memory-pipeline, unless `approximate-math=false`). The conversion
+    turns `math.exp`, `math.tanh`, `math.log`, ... into calls of libm
+    (`expf`, `tanhf`, ...), which a firmware image does not have, and
+    leaves `math.erf`. This pass rewrites them with MLIR's f32 expansions
+    and polynomial approximations (`populateMathF32ExpansionPatterns`,
+    `populateMathPolynomialApproximationPatterns`): plain arithmetic, so
+    the module calls no math library and the host's run of the lowered
+    module prints the device's bits. See docs/Firmware.md.
+
+    ```mlir
+    %y = math.tanh %x : f32
+    // becomes a rational approximation: arith.mulf, arith.addf, math.fma,
+    // arith.divf and a clamp of %x
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def HeliaVerifyLLVM : Pass<"helia-verify-llvm", "::mlir::ModuleOp"> {
   let summary = "Check that the conversion to LLVM left only LLVM-dialect ops";
   let description = [{
