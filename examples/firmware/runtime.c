@@ -1,9 +1,11 @@
 /*===- runtime.c - what a helia image needs from a C library --------------===
  *
- * Semihosting output and exit, memcpy/memset (and their AEABI names), a
- * bump allocator for host code in the image, and the print functions that `vector.print` lowers to, printing exactly what
- * MLIR's libmlir_c_runner_utils prints on the host (printf's "%g" for
- * floats, rounded from the exact decimal value of the binary number).
+ * Semihosting output and exit, memcpy/memmove/memset (and their AEABI
+ * names), a small bump allocator for host code in the image (the AEABI
+ * integer and conversion helpers are in aeabi.c), and the print functions that `vector.print` lowers to,
+ * printing exactly what MLIR's libmlir_c_runner_utils prints on the host
+ * (printf's "%g" for floats, rounded from the exact decimal value of the
+ * binary number).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -132,8 +134,8 @@ void __aeabi_memclr8(void *d, size_t n) { memset(d, 0, n); }
 
 /*--- printing ----------------------------------------------------------------*/
 
-/* Divides *n by d (d < 2^16) with 32-bit operations only (no 64-bit division
-   helpers in the image); returns the remainder. */
+/* Divides *n by d (d < 2^16) with 32-bit operations only (faster than the
+   64-bit helper); returns the remainder. */
 static uint32_t divmod64(uint64_t *n, uint32_t d) {
   uint64_t q = 0;
   uint32_t r = 0;

@@ -21,8 +21,8 @@
 // H:      typedef struct {
 // H-NEXT:   model_memref_1d_f32_t result0;
 // H-NEXT:   model_memref_1d_f32_t result1;
-// H-NEXT: } model_model_results_t;
-// H:      void _mlir_ciface_model(model_model_results_t *results, model_memref_1d_f32_t *arg0, model_memref_1d_f32_t *arg1);
+// H-NEXT: } model_results_t;
+// H:      void _mlir_ciface_model(model_results_t *results, model_memref_1d_f32_t *arg0, model_memref_1d_f32_t *arg1);
 
 // s1 = x1 = [1, 2, 3, 4]; y1 = s1 * w; s2 = s1 / 2 + x2; y2 = s2 * w (with
 // -0 = 0 * -1, which QEMU prints as the host does); s2:

@@ -14,6 +14,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace mlir::helia {
 /// The test passes (lib/Dialect/Helia/Test), for lit tests only.
@@ -30,6 +32,14 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::helia::registerHeliaDialect(registry);
 
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "helia memory planner driver\n", registry);
+  // `-o out/model.llvm.mlir` works without `mkdir out`, as plan-ld= and the
+  // other writers of the pipeline do.
+  if (output != "-")
+    if (llvm::StringRef parent = llvm::sys::path::parent_path(output);
+        !parent.empty())
+      (void)llvm::sys::fs::create_directories(parent);
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "helia memory planner driver\n", registry));
+      mlir::MlirOptMain(argc, argv, input, output, registry));
 }

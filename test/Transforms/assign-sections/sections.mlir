@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --check-prefix=LD --input-file=%t.ld
 // RUN: FileCheck %s --check-prefix=H --input-file=%t.h
 // RUN: helia-opt %s --helia-assign-sections | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: helia-opt %s --helia-assign-sections=model-api=false | FileCheck %s --check-prefix=NOAPI
 
 // A module as the conversion to LLVM leaves it, with the record
 // helia-lower-copies wrote: the prefix, the platform (inline here: DTCM with
@@ -14,7 +15,8 @@ module attributes {helia.firmware = {
               {global = "scratch_sram", memory = "sram"},
               {global = "constant_dtcm_from_flash_source", memory = "flash"},
               {global = "constant_dtcm_from_flash", memory = "dtcm"}],
-    entries = [{name = "net", type = (memref<4xf32>, f32) -> memref<2x2xf32>}]}} {
+    entries = [{name = "net", type = (memref<4xf32>, f32) -> memref<2x2xf32>}],
+    slots = {net = [{arena = "scratch_dtcm", offset = 16 : i64}, {}]}}} {
   llvm.mlir.global private @scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64} : !llvm.array<64 x i8> {
     %0 = llvm.mlir.undef : !llvm.array<64 x i8>
     llvm.return %0 : !llvm.array<64 x i8>
@@ -38,14 +40,18 @@ module attributes {helia.firmware = {
     "llvm.intr.memcpy"(%1, %0, %2) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> () loc("helia.copy"("model.mlir":3:4))
     llvm.return
   }
-  llvm.func @net(%arg0: !llvm.ptr, %arg1: !llvm.ptr) {
+  // The entry point as finalize-memref-to-llvm makes it: the expanded
+  // descriptor of the memref, the scalar, a descriptor returned.
+  llvm.func @net(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: f32) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> {
     %0 = llvm.mlir.addressof @scratch_dtcm : !llvm.ptr
     %1 = llvm.mlir.addressof @scratch_sram : !llvm.ptr
     %2 = llvm.mlir.constant(16 : i64) : i64
     // The caller's input into its slot: not a plan copy, stays a memcpy.
-    "llvm.intr.memcpy"(%0, %arg0, %2) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+    "llvm.intr.memcpy"(%0, %arg1, %2) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
     "llvm.intr.memcpy"(%1, %0, %2) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
-    llvm.return
+    %3 = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %4 = llvm.insertvalue %1, %3[1] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    llvm.return %4 : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
   }
 }
 
@@ -82,6 +88,37 @@ module attributes {helia.firmware = {
 // CHECK: llvm.mlir.addressof @net_arena_dtcm_constant_dtcm_from_flash
 // CHECK-LABEL: llvm.func weak @net_copy(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64) attributes {no_unwind}
 // CHECK-NEXT: "llvm.intr.memcpy"(%arg0, %arg1, %arg2) <{isVolatile = false}>
+// The model API over @net: the plan hash in the object, twice (a fixed name
+// and one a header of this plan refers to), then bind, init and run.
+// CHECK: llvm.mlir.global external constant @net_plan_hash([[HASH:[0-9]+]] : i32)
+// CHECK: llvm.mlir.global external constant @net_plan_{{[0-9a-f]+}}([[HASH]] : i32)
+// CHECK: llvm.mlir.global internal @net_bound_arenas()
+// CHECK-LABEL: llvm.func @net_bind_arena(%arg0: i32, %arg1: !llvm.ptr, %arg2: i32) -> i32
+// Every region of this plan is a global of the image, not bindable (5); any
+// other id is unknown (4).
+// CHECK-COUNT-4: llvm.mlir.constant(5 : i32)
+// CHECK: llvm.mlir.constant(4 : i32)
+// CHECK-LABEL: llvm.func @net_model_init_plan(%arg0: !llvm.ptr, %arg1: i32) -> i32
+// CHECK: %[[EXPECTED:.*]] = llvm.mlir.constant([[HASH]] : i32)
+// CHECK: llvm.icmp "ne" %arg1, %[[EXPECTED]]
+// CHECK: llvm.call @net_hydrate_constants()
+// The context points x at its slot: offset 16 of the DTCM scratch arena.
+// CHECK: %[[A:.*]] = llvm.mlir.addressof @net_arena_dtcm_scratch_dtcm
+// CHECK: %[[S:.*]] = llvm.getelementptr %[[A]][16]
+// CHECK: %[[F:.*]] = llvm.getelementptr %arg0[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32, ptr, f32, ptr)>
+// CHECK: llvm.store %[[S]], %[[F]]
+// CHECK-LABEL: llvm.func @net_model_run(%arg0: !llvm.ptr) -> i32
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[R:.*]] = llvm.call @net(%[[X]], %[[X]], %{{.*}}, %{{.*}}, %{{.*}}, %[[V]])
+// CHECK: %[[P:.*]] = llvm.extractvalue %[[R]][1]
+// CHECK: %[[O:.*]] = llvm.extractvalue %[[R]][2]
+// CHECK: llvm.getelementptr %[[P]][%[[O]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+
+// model-api=false: the arenas, the table and the hooks, no model API.
+// NOAPI: llvm.func weak @net_copy
+// NOAPI-NOT: @net_plan_hash
+// NOAPI-NOT: @net_model_run
 
 // The fragment: each memory's region (DTCM without its reserved 4 KiB), one
 // NOLOAD section for writable arenas and one for constants, .shared as is.
@@ -144,6 +181,26 @@ module attributes {helia.firmware = {
 // H-NEXT: } net_memref_2d_f32_t;
 // H:      } net_memref_1d_f32_t;
 // H:      void _mlir_ciface_net(net_memref_2d_f32_t *result, net_memref_1d_f32_t *arg0, float arg1);
+// The model API: the plan hash, the regions, the tensors' shapes, the
+// context (a pointer per memref, a value per scalar) and the functions.
+// H:      #define NET_PLAN_HASH 0x[[HEX:[0-9a-f]+]]u
+// H:      #define NET_REGION_SIZES {64, 128, 8, 8}
+// H-NEXT: #define NET_REGION_ALIGNS {32, 64, 32, 32}
+// H-NEXT: #define NET_REGION_CALLERS {0, 0, 0, 0}
+// H:      #define NET_INPUT_0_SIZE 4u
+// H:      #define NET_INPUT_1_RANK 0
+// H:      #define NET_OUTPUT_0_DIM_1 2
+// H:      typedef struct {
+// H-NEXT:   uint32_t plan_hash;
+// H-NEXT:   uint32_t state;
+// H-NEXT:   net_input_0_t *input_0;
+// H-NEXT:   net_input_1_t input_1;
+// H-NEXT:   net_output_0_t *output_0;
+// H-NEXT: } net_model_context_t;
+// H:      int32_t net_bind_arena(int32_t region, void *buffer, uint32_t bytes);
+// H:      static inline int32_t net_model_init(net_model_context_t *ctx) {
+// H-NEXT:   return net_model_init_plan(ctx, net_plan_[[HEX]]);
+// H:      int32_t net_model_run(net_model_context_t *ctx);
 
 // In LLVM IR: the sections, the weak linkage, nounwind.
 // LLVM: @net_arena_dtcm_scratch_dtcm = global [64 x i8] undef, section ".bss.helia.dtcm.scratch_dtcm", align 32

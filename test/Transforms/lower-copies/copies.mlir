@@ -12,9 +12,10 @@
 // Erasing the memory spaces also drops the helia attributes, so that tools
 // without the helia dialect (mlir-runner) read the module. What
 // helia-assign-sections needs after the conversion to LLVM stays, in builtin
-// attributes: the platform and the memory of every arena global.
+// attributes: the platform, the memory of every arena global, and the
+// host code (`helia.unplanned` functions) that it makes weak.
 // KEEP: module attributes {helia.platform = "apollo510_evb"}
-// ERASE: module attributes {helia.firmware = {arenas = [{global = "scratch_dtcm", memory = "dtcm"}, {global = "stream_dtcm", memory = "dtcm"}, {global = "constant_dtcm_from_mram_source", memory = "mram"}, {global = "constant_dtcm_from_mram", memory = "dtcm"}, {global = "constant_mram", memory = "mram"}], platform = "apollo510_evb"}}
+// ERASE: module attributes {helia.firmware = {arenas = [{global = "scratch_dtcm", memory = "dtcm"}, {global = "stream_dtcm", memory = "dtcm"}, {global = "constant_dtcm_from_mram_source", memory = "mram"}, {global = "constant_dtcm_from_mram", memory = "dtcm"}, {global = "constant_mram", memory = "mram"}], platform = "apollo510_evb", unplanned = []}}
 // DMA: memref.global "private" @helia_dma_tag : memref<1xi32> = uninitialized
 // ERASE: memref.global "private" constant @constant_dtcm_from_mram_source : memref<64xi8> = dense<0>
 // KEEP: memref.global "private" constant @constant_dtcm_from_mram_source : memref<64xi8, #helia.memory<"mram">> = dense<0>

@@ -195,3 +195,21 @@ func.func @model(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %d = "tfl.dequantize"(%x) {helia.constant} : (tensor<4xf32>) -> tensor<4xf32>
   return %e, %d : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A harness that prints through an unranked cast is host code: planning it
+// fails, and a note says how to keep such code away from the planner.
+func.func private @printMemrefF32(tensor<*xf32>)
+func.func @model(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-note @+1 {{if @main is host code around the model (a test harness, an entry point), mark it `attributes {helia.unplanned}`: the planner leaves it alone}}
+func.func @main() {
+  %x = arith.constant dense<1.0> : tensor<4xf32>
+  %r = call @model(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{result #0 has unranked type 'tensor<*xf32>'; helia plans only ranked, statically shaped tensors}}
+  %u = tensor.cast %r : tensor<4xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}

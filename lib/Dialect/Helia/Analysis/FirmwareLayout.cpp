@@ -12,13 +12,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
-
 using namespace mlir;
 using namespace mlir::helia;
 
-/// Returns `name` with every character that is not a letter or a digit
-/// replaced by '_', upper-cased with `upper` (a C macro, a linker region).
-static std::string toIdentifier(StringRef name, bool upper) {
+std::string mlir::helia::toCIdentifier(StringRef name, bool upper) {
   std::string result;
   for (char c : name) {
     if (!llvm::isAlnum(c))
@@ -77,7 +74,7 @@ void FirmwareLayout::writeLinkerFragment(raw_ostream &os,
     }
     if (constants.empty() && writables.empty())
       continue;
-    std::string id = toIdentifier(name, /*upper=*/false);
+    std::string id = toCIdentifier(name, /*upper=*/false);
     std::string region = memory.getRegionName();
     // The platform names the memory's section: every arena of the memory
     // is in it (and perhaps the application's data too), one output section.
@@ -117,6 +114,37 @@ void FirmwareLayout::writeLinkerFragment(raw_ostream &os,
   os << "}\n";
 }
 
+FailureOr<std::string> mlir::helia::getCScalarType(Type type) {
+  // Arm's half-precision types, as clang and GCC spell them.
+  if (type.isF16())
+    return std::string("_Float16");
+  if (type.isBF16())
+    return std::string("__bf16");
+  if (type.isF32())
+    return std::string("float");
+  if (type.isF64())
+    return std::string("double");
+  if (type.isIndex())
+    return std::string("int64_t");
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    bool u = integer.isUnsigned();
+    switch (integer.getWidth()) {
+    case 1:
+    case 8:
+      return std::string(u ? "uint8_t" : "int8_t");
+    case 16:
+      return std::string(u ? "uint16_t" : "int16_t");
+    case 32:
+      return std::string(u ? "uint32_t" : "int32_t");
+    case 64:
+      return std::string(u ? "uint64_t" : "int64_t");
+    default:
+      break;
+    }
+  }
+  return failure();
+}
+
 namespace {
 /// The C spelling of the memref descriptors and scalars of the entry points.
 struct HeaderTypes {
@@ -126,30 +154,7 @@ struct HeaderTypes {
   std::vector<std::string> definitions;
   llvm::StringSet<> defined;
 
-  FailureOr<std::string> scalar(Type type) {
-    if (type.isF32())
-      return std::string("float");
-    if (type.isF64())
-      return std::string("double");
-    if (type.isIndex())
-      return std::string("int64_t");
-    if (auto integer = dyn_cast<IntegerType>(type)) {
-      switch (integer.getWidth()) {
-      case 1:
-      case 8:
-        return std::string(integer.isUnsigned() ? "uint8_t" : "int8_t");
-      case 16:
-        return std::string(integer.isUnsigned() ? "uint16_t" : "int16_t");
-      case 32:
-        return std::string(integer.isUnsigned() ? "uint32_t" : "int32_t");
-      case 64:
-        return std::string(integer.isUnsigned() ? "uint64_t" : "int64_t");
-      default:
-        break;
-      }
-    }
-    return failure();
-  }
+  FailureOr<std::string> scalar(Type type) { return getCScalarType(type); }
 
   /// The descriptor struct of `type` (defined once), or a scalar.
   FailureOr<std::string> get(Type type) {
@@ -164,7 +169,7 @@ struct HeaderTypes {
     memref.getElementType().print(ids);
     std::string name = prefix + "_memref_" +
                        std::to_string(memref.getRank()) + "d_" +
-                       toIdentifier(elementId, /*upper=*/false) + "_t";
+                       toCIdentifier(elementId, /*upper=*/false) + "_t";
     if (defined.insert(name).second) {
       std::string def;
       llvm::raw_string_ostream os(def);
@@ -187,7 +192,7 @@ struct HeaderTypes {
 
 LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
                                           Location loc) const {
-  std::string upper = toIdentifier(prefix, /*upper=*/true);
+  std::string upper = toCIdentifier(prefix, /*upper=*/true);
   HeaderTypes types{prefix, {}, {}};
   // Entry points first, so that their descriptor types are known.
   std::string prototypes;
@@ -200,8 +205,8 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
     auto cannot = [&](Type t) {
       return emitError(loc, "cannot declare entry point '")
              << name << "' in C: its type " << t
-             << " has no C spelling here (memrefs and scalars of f32, f64, "
-                "i8-i64 and index only)";
+             << " has no C spelling here (memrefs and scalars of f16, bf16, "
+                "f32, f64, i8-i64 and index only)";
     };
     if (type.getNumResults() == 1 && !isa<MemRefType>(type.getResult(0))) {
       FailureOr<std::string> r = types.scalar(type.getResult(0));
@@ -214,8 +219,16 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
         return cannot(type.getResult(0));
       params.push_back(*r + "result");
     } else if (type.getNumResults() > 1) {
-      // The C interface returns several results as one struct.
-      std::string structName = prefix + "_" + entry.name + "_results_t";
+      // The C interface returns several results as one struct, named after
+      // the entry point without repeating the prefix (`model_results_t`,
+      // not `model_model_results_t`).
+      StringRef stem = name;
+      if (stem == prefix)
+        stem = "";
+      else
+        stem.consume_front(prefix + "_");
+      std::string structName =
+          prefix + (stem.empty() ? "" : "_" + stem.str()) + "_results_t";
       std::string def;
       llvm::raw_string_ostream ds(def);
       ds << "typedef struct {\n";
@@ -260,7 +273,7 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
   os << "#define " << upper << "_ARENA_COUNT " << arenas.size() << "\n";
   for (auto [index, arena] : llvm::enumerate(arenas)) {
     std::string macro = upper + "_ARENA_" +
-                        toIdentifier(arena.memory + "_" + arena.arena, true);
+                        toCIdentifier(arena.memory + "_" + arena.arena, true);
     os << "#define " << macro << " " << index << "\n";
     os << "#define " << macro << "_SIZE " << arena.size << "u\n";
   }
@@ -273,24 +286,21 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
      << "_arena_t;\n";
   os << "extern const " << prefix << "_arena_t " << prefix << "_arena_buffers["
      << std::max<size_t>(arenas.size(), 1) << "];\n\n";
-  if (hasHydrate && hydratesItself)
-    os << "/* Copies the staged constants into their memories; the model "
-          "calls it on its\n   first run. Weak: define your own to replace "
-          "it. */\n"
+  if (hasHydrate)
+    os << "/* Copies the staged constants into their memories ("
+       << prefix << "_model_init calls it;\n   it does nothing when the plan "
+          "stages none). Weak: define your own to replace\n   it. */\n"
        << "void " << prefix << "_hydrate_constants(void);\n\n";
-  else if (hasHydrate)
-    os << "/* Copies the staged constants into their memories; call it once "
-          "before the\n   first run. Weak: define your own to replace it. */\n"
-       << "void " << prefix << "_hydrate_constants(void);\n\n";
-  if (copyLengthBits)
-    os << "/* Every hydrate and stream copy calls this (default: memcpy). "
-          "Weak: define\n   your own, e.g. a DMA transfer that returns when "
-          "done. */\n"
-       << "void " << prefix << "_copy(void *dst, const void *src, int"
-       << *copyLengthBits << "_t bytes);\n\n";
+  os << "/* Every hydrate and stream copy calls this (default: memcpy). "
+        "Weak: define\n   your own, e.g. a DMA transfer that returns when "
+        "done. */\n"
+     << "void " << prefix << "_copy(void *dst, const void *src, int"
+     << copyLengthBits << "_t bytes);\n\n";
   for (const std::string &def : types.definitions)
     os << def << "\n";
   os << prototypes;
+  if (model)
+    writeModelApi(os);
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << upper
      << "_HELIA_H */\n";
   return success();

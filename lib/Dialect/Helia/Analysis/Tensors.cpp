@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/Support/MathExtras.h"
@@ -172,21 +174,61 @@ BindingAttr mlir::helia::getBinding(Value value) {
   return getTensorAttr<BindingAttr>(value, HeliaDialect::BindingAttrHelper::getNameStr());
 }
 
+/// True for an outermost caller: a function that calls a function defined
+/// in the module and that nothing in the module calls, the shape of a test
+/// harness or an entry point around the model.
+static bool looksLikeHostCode(FunctionOpInterface func) {
+  Operation *scope = func->getParentOp();
+  if (!scope)
+    return false;
+  bool callsModule = false;
+  func.walk([&](CallOpInterface call) {
+    auto symbol = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    auto callee = dyn_cast_if_present<FunctionOpInterface>(
+        symbol ? SymbolTable::lookupNearestSymbolFrom(func, symbol) : nullptr);
+    if (callee && !callee.isExternal())
+      callsModule = true;
+  });
+  return callsModule && SymbolTable::symbolKnownUseEmpty(func, scope);
+}
+
+void mlir::helia::attachUnplannedNote(InFlightDiagnostic &diag,
+                                      FunctionOpInterface func) {
+  if (!looksLikeHostCode(func))
+    return;
+  diag.attachNote(func.getLoc())
+      << "if @" << func.getName()
+      << " is host code around the model (a test harness, an entry point), "
+         "mark it `attributes {helia.unplanned}`: the planner leaves it "
+         "alone";
+}
+
+/// An error at `loc` about `value`, with the helia.unplanned note on its
+/// function: host code around the model (a harness that prints through an
+/// unranked cast, say) is what the planner most often trips over.
+static InFlightDiagnostic emitPlanningError(Value value, Location loc) {
+  InFlightDiagnostic diag = emitError(loc);
+  if (auto func =
+          value.getParentRegion()->getParentOfType<FunctionOpInterface>())
+    attachUnplannedNote(diag, func);
+  return diag;
+}
+
 /// Checks that a tensor can be planned: ranked, static, sized.
 static LogicalResult checkPlannable(Value value, Location loc,
                                     const Twine &what) {
   auto type = cast<TensorType>(value.getType());
   if (!type.hasRank())
-    return emitError(loc) << what << " has unranked type " << type
+    return emitPlanningError(value, loc) << what << " has unranked type " << type
                           << "; helia plans only ranked, statically shaped "
                              "tensors";
   if (!type.hasStaticShape())
-    return emitError(loc) << what << " has dynamic shape " << type
+    return emitPlanningError(value, loc) << what << " has dynamic shape " << type
                           << "; helia plans only statically shaped tensors "
                              "(give every dimension a size)";
   std::optional<uint64_t> bytes = getTensorByteSize(type);
   if (!bytes)
-    return emitError(loc) << what << " of type " << type
+    return emitPlanningError(value, loc) << what << " of type " << type
                           << " has no byte size (element type without a bit "
                              "width, or more than 2^64 bytes)";
   // Planned buffers give an index element kIndexByteSize bytes; a module
@@ -196,7 +238,7 @@ static LogicalResult checkPlannable(Value value, Location loc,
     uint64_t bits = DataLayout::closest(scope).getTypeSizeInBits(
         type.getElementType());
     if (bits != 8 * kIndexByteSize)
-      return emitError(loc)
+      return emitPlanningError(value, loc)
              << what << " of type " << type
              << " has index elements, which the data layout makes " << bits
              << " bits wide; helia plans index as " << 8 * kIndexByteSize
@@ -204,7 +246,7 @@ static LogicalResult checkPlannable(Value value, Location loc,
                 "default index width)";
   }
   if (*bytes > kMaxTensorBytes)
-    return emitError(loc) << what << " of type " << type << " takes "
+    return emitPlanningError(value, loc) << what << " of type " << type << " takes "
                           << *bytes
                           << " bytes; helia plans tensors of up to 2^40 bytes";
   return success();

@@ -103,6 +103,15 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   // The conversion docs/Lowering.md runs by hand, with non-contiguous
   // copies as loops so that the object needs no memrefCopy.
   pm.addPass(createHeliaExpandStridedCopies());
+  // A quantized model's rescales are `tosa.apply_scale` inside the loops
+  // tosa-to-linalg made; tosa-to-arith lowers them only when asked, with
+  // 64-bit arithmetic as the TOSA specification computes them.
+  TosaToArithPassOptions tosaToArith;
+  tosaToArith.includeApplyRescale = true;
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass(tosaToArith));
+  // No libm in a firmware image: exp, tanh, log, erf, ... as arithmetic.
+  if (options.approximateMath)
+    pm.addNestedPass<func::FuncOp>(createHeliaApproximateMath());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -113,12 +122,14 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
   sections.platform = options.platform;
   sections.ld = options.planLd;
   sections.ldMemory = options.planLdMemory;
   sections.header = options.planHeader;
   sections.triple = options.triple;
+  sections.modelApi = options.modelApi;
   pm.addPass(createHeliaAssignSections(sections));
 }
 

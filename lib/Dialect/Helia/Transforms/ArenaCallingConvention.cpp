@@ -12,6 +12,8 @@
 
 #include "Lowering.h"
 
+#include "helia/Dialect/Helia/Analysis/Tensors.h"
+
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 namespace mlir::helia {
@@ -27,20 +29,58 @@ namespace {
 /// Records the prefix and the planned functions in the module's
 /// `helia.firmware` dictionary: the later lowering passes read them there,
 /// helia-assign-sections names the arena globals after the prefix, and its
-/// C header declares the functions.
+/// C header declares the functions. For the model API it also records the
+/// slot of every argument (`slots`: per function, `{arena, offset}` or an
+/// empty dictionary per argument) and the arenas the caller supplies
+/// (`caller_arenas`, in the order of the trailing arguments).
 static void recordFirmwareEntries(ModuleOp module,
-                                  const LoweringEntries &entries) {
+                                  const LoweringEntries &entries,
+                                  const ArenaTable &arenas, ArenaMode mode) {
   MLIRContext *ctx = module.getContext();
+  auto named = [&](StringRef name, Attribute value) {
+    return NamedAttribute(StringAttr::get(ctx, name), value);
+  };
   SmallVector<Attribute> names;
-  for (func::FuncOp func : entries.planned)
+  SmallVector<NamedAttribute> slots;
+  for (func::FuncOp func : entries.planned) {
     names.push_back(func.getSymNameAttr());
+    SmallVector<Attribute> args;
+    for (BlockArgument arg : func.getArguments()) {
+      BindingAttr binding = getBinding(arg);
+      if (!binding) {
+        args.push_back(DictionaryAttr::get(ctx));
+        continue;
+      }
+      args.push_back(DictionaryAttr::get(
+          ctx, {named("arena", binding.getArena().getAttr()),
+                named("offset", IntegerAttr::get(IntegerType::get(ctx, 64),
+                                                 binding.getOffset()))}));
+    }
+    slots.push_back(named(func.getSymName(), ArrayAttr::get(ctx, args)));
+  }
+  SmallVector<Attribute> callerArenas;
+  if (mode != ArenaMode::Global) {
+    SmallVector<const Arena *> byArg;
+    for (auto &[name, arena] : arenas)
+      if (arena.argIndex >= 0)
+        byArg.push_back(&arena);
+    llvm::sort(byArg, [](const Arena *a, const Arena *b) {
+      return a->argIndex < b->argIndex;
+    });
+    auto i64 = IntegerType::get(ctx, 64);
+    for (const Arena *arena : byArg)
+      callerArenas.push_back(DictionaryAttr::get(
+          ctx, {named("name", arena->name), named("memory", arena->memory),
+                named("size", IntegerAttr::get(i64, arena->size)),
+                named("alignment", IntegerAttr::get(i64, arena->alignment))}));
+  }
   module->setAttr(
       HeliaDialect::FirmwareAttrHelper::getNameStr(),
       DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, "prefix"),
-                               StringAttr::get(ctx, entries.prefix)),
-                NamedAttribute(StringAttr::get(ctx, "entries"),
-                               ArrayAttr::get(ctx, names))}));
+          ctx, {named("prefix", StringAttr::get(ctx, entries.prefix)),
+                named("entries", ArrayAttr::get(ctx, names)),
+                named("slots", DictionaryAttr::get(ctx, slots)),
+                named("caller_arenas", ArrayAttr::get(ctx, callerArenas))}));
 }
 
 /// Applies the convention to one module.
@@ -155,7 +195,7 @@ void CallingConvention::supplyArenas(ArrayRef<func::FuncOp> owners) {
 }
 
 LogicalResult CallingConvention::run() {
-  recordFirmwareEntries(module, entries);
+  recordFirmwareEntries(module, entries, arenas, mode);
   if (failed(createHelpers()))
     return failure();
   if (mode == ArenaMode::Global || arenas.getNumArgs() == 0)

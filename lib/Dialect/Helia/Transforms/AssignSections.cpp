@@ -4,10 +4,14 @@
 // LLVM dialect, every arena global gets its memory's section, a public
 // prefixed name and its alignment; constant arenas become externally
 // initialised so that the optimizer keeps their bytes and the copies that
-// read them. The pass also adds the arena table, the weak hooks, and writes
-// the linker-script fragment and the C header (docs/Firmware.md).
+// read them. The pass also adds the arena table, the weak hooks, the model
+// API (ModelApi.cpp), and writes the linker-script fragment and the C
+// header (docs/Firmware.md).
 //
 //===----------------------------------------------------------------------===//
+
+#include "ModelApi.h"
+#include "OutputFile.h"
 
 #include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
@@ -46,7 +50,11 @@ private:
 
   LogicalResult readEntries(ModuleOp module);
 
+  LogicalResult createHydrate(ModuleOp module);
+  LogicalResult weakenHostCode(ModuleOp module);
+
   FirmwareLayout layout;
+  DictionaryAttr record;
   ArrayAttr arenaRecords, entryRecords;
   /// The arena globals, in the order of layout.arenas.
   SmallVector<LLVM::GlobalOp> arenaGlobals;
@@ -55,7 +63,7 @@ private:
 } // namespace
 
 LogicalResult HeliaAssignSections::readRecord(ModuleOp module) {
-  auto record =
+  record =
       module->getAttrOfType<DictionaryAttr>(HeliaDialect::FirmwareAttrHelper::getNameStr());
   if (!record)
     return module.emitError("module has no '")
@@ -212,6 +220,51 @@ static bool isPlanCopyLoc(Location loc) {
   return found;
 }
 
+/// `<prefix>_hydrate_constants()` exists whatever the plan (with global
+/// arenas): weak, empty when nothing is staged.
+LogicalResult HeliaAssignSections::createHydrate(ModuleOp module) {
+  std::string name = getHydrateFunctionName(layout.prefix);
+  if (auto hydrate = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) {
+    if (!hydrate.isExternal())
+      hydrate.setLinkage(LLVM::Linkage::Weak);
+    // With arena arguments C calls it through its C interface (an entry).
+    layout.hasHydrate = hydrate.getNumArguments() == 0;
+    layout.hydratesItself =
+        module.lookupSymbol(layout.prefix + "_hydrated") != nullptr;
+    return success();
+  }
+  auto callerArenas = record.getAs<ArrayAttr>("caller_arenas");
+  if (callerArenas && !callerArenas.empty())
+    return success();
+  if (Operation *taken = module.lookupSymbol(name))
+    return taken->emitError("the module already has a symbol @")
+           << name << " that is not a function; choose another prefix=";
+  MLIRContext *ctx = module.getContext();
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto hydrate = LLVM::LLVMFuncOp::create(
+      builder, module.getLoc(), name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}),
+      LLVM::Linkage::Weak);
+  builder.setInsertionPointToStart(hydrate.addEntryBlock(builder));
+  LLVM::ReturnOp::create(builder, module.getLoc(), ValueRange());
+  layout.hasHydrate = true;
+  return success();
+}
+
+/// Host code compiled into the module (`helia.unplanned` functions, e.g. a
+/// test harness `main`) becomes weak: a firmware's own C `main` replaces it
+/// at link time, and without one the harness runs.
+LogicalResult HeliaAssignSections::weakenHostCode(ModuleOp module) {
+  auto names = record.getAs<ArrayAttr>("unplanned");
+  if (!names)
+    return success();
+  for (auto name : names.getAsRange<StringAttr>())
+    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External)
+        func.setLinkage(LLVM::Linkage::Weak);
+  return success();
+}
+
 /// Every hydrate and stream copy becomes a call of the weak
 /// `<prefix>_copy(dst, src, bytes)`, whose default body is a memcpy: the
 /// optimizer cannot inline or delete a call of a replaceable function, and
@@ -222,11 +275,12 @@ LogicalResult HeliaAssignSections::createCopyHook(ModuleOp module) {
     if (isPlanCopyLoc(copy.getLoc()))
       copies.push_back(copy);
   });
-  if (copies.empty())
-    return success();
+  // The hook exists whatever the plan, so that a firmware's DMA version of
+  // it links against every plan.
   MLIRContext *ctx = module.getContext();
   std::string name = layout.prefix + "_copy";
-  Type lengthType = copies.front().getLen().getType();
+  Type lengthType = copies.empty() ? IntegerType::get(ctx, 64)
+                                   : copies.front().getLen().getType();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   auto hookType = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(ctx), {ptrType, ptrType, lengthType});
@@ -261,7 +315,7 @@ LogicalResult HeliaAssignSections::createCopyHook(ModuleOp module) {
 LogicalResult HeliaAssignSections::write(
     StringRef path, function_ref<LogicalResult(raw_ostream &)> writer) {
   std::string message;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &message);
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputCreatingParents(path, &message);
   if (!file)
     return getOperation().emitError("cannot write '")
            << path << "': " << message;
@@ -293,16 +347,17 @@ void HeliaAssignSections::runOnOperation() {
   arenaGlobals.clear();
   if (failed(readRecord(module)) || failed(readEntries(module)) ||
       failed(placeArenas(module)) || failed(createArenaTable(module)) ||
-      failed(createCopyHook(module)))
+      failed(createCopyHook(module)) || failed(createHydrate(module)) ||
+      failed(weakenHostCode(module)) ||
+      (modelApi && failed(layout.describeModel(module, record))))
     return signalPassFailure();
-  if (auto hydrate = module.lookupSymbol<LLVM::LLVMFuncOp>(
-          getHydrateFunctionName(layout.prefix))) {
-    if (!hydrate.isExternal())
-      hydrate.setLinkage(LLVM::Linkage::Weak);
-    // With arena arguments C calls it through its C interface (an entry).
-    layout.hasHydrate = hydrate.getNumArguments() == 0;
-    layout.hydratesItself =
-        module.lookupSymbol(layout.prefix + "_hydrated") != nullptr;
+  if (modelApi) {
+    FailureOr<uint32_t> hash = layout.computePlanHash(module.getLoc());
+    if (failed(hash))
+      return signalPassFailure();
+    layout.planHash = *hash;
+    if (failed(emitModelApi(module, layout)))
+      return signalPassFailure();
   }
   // Nothing helia generates throws: without nounwind, an ARM object
   // references the unwinder's personality routines.

@@ -1,5 +1,7 @@
 //===- ExportPlan.cpp - write the memory plan as JSON ---------------------===//
 
+#include "OutputFile.h"
+
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -62,7 +64,7 @@ private:
                       function_ref<void(raw_ostream &)> writer) {
     std::string message;
     std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(path, &message);
+        openOutputCreatingParents(path, &message);
     if (!file)
       return getOperation().emitError("cannot write plan to '")
              << path << "': " << message;

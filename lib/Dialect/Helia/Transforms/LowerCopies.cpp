@@ -217,6 +217,7 @@ static DictionaryAttr recordEntryPoints(ModuleOp module,
   }
   NamedAttrList entriesList(record);
   entriesList.set("entries", ArrayAttr::get(ctx, entries));
+
   return entriesList.getDictionary(ctx);
 }
 
@@ -239,7 +240,16 @@ void HeliaLowerCopies::runOnOperation() {
   FailureOr<DictionaryAttr> record = recordArenaMemories(module, platform);
   if (failed(record))
     return signalPassFailure();
+  // The entry types are read after the erase (default memory space), the
+  // unplanned functions before it (the erase drops helia.unplanned).
+  SmallVector<Attribute> unplanned;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() &&
+        func->hasAttr(HeliaDialect::UnplannedAttrHelper::getNameStr()))
+      unplanned.push_back(func.getSymNameAttr());
   eraseHeliaMemorySpaces(module);
+  NamedAttrList withUnplanned(recordEntryPoints(module, *record));
+  withUnplanned.set("unplanned", ArrayAttr::get(module.getContext(), unplanned));
   module->setAttr(HeliaDialect::FirmwareAttrHelper::getNameStr(),
-                  recordEntryPoints(module, *record));
+                  withUnplanned.getDictionary(module.getContext()));
 }

@@ -31,9 +31,11 @@ struct HeliaVerifyNoAllocations
       func.walk([&](Operation *op) {
         if (!isa<memref::AllocOp, memref::AllocaOp>(op))
           return;
-        op->emitError("bufferization allocated a buffer here that the plan "
-                      "does not count; this op needs a destination-passing "
-                      "form (or a slot) that helia-lower-to-memref can place");
+        InFlightDiagnostic diag = op->emitError(
+            "bufferization allocated a buffer here that the plan does not "
+            "count; this op needs a destination-passing form (or a slot) "
+            "that helia-lower-to-memref can place");
+        attachUnplannedNote(diag, func);
         ok = false;
       });
     if (!ok)

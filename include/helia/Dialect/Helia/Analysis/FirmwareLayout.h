@@ -2,7 +2,8 @@
 //
 // Where every arena global of a lowered module goes in a firmware image, as
 // plain data: its public name, memory, section, size and alignment, plus
-// the entry points and the hooks. helia-assign-sections fills it from the
+// the entry points, the hooks and the model API (regions, inputs and
+// outputs, plan hash). helia-assign-sections fills it from the
 // LLVM dialect module; the linker-script fragment and the C header are
 // written from it alone (docs/Firmware.md).
 //
@@ -41,6 +42,68 @@ struct FirmwareEntry {
   FunctionType type;
 };
 
+/// An argument or result of the model's entry point as the model API passes
+/// it: a pointer to its elements (a memref) or a value (a scalar).
+struct FirmwareTensor {
+  Type elementType;
+  /// The memref's shape; empty for a scalar.
+  SmallVector<int64_t> shape;
+  bool isMemRef = false;
+  /// Arguments: the region and byte offset of the slot the entry point
+  /// copies the argument into, when the plan gives it one. The model API
+  /// points the input at it, so that the copy is one of a buffer onto
+  /// itself.
+  std::optional<unsigned> slotRegion;
+  uint64_t slotOffset = 0;
+
+  uint64_t getNumElements() const;
+};
+
+/// One arena as the model API names it (a region): an arena global of the
+/// image, or an arena the caller supplies with `<prefix>_bind_arena`.
+struct FirmwareRegion {
+  /// The arena's name in the plan (`<arena>_source` for a staged blob).
+  std::string arena;
+  std::string memory;
+  uint64_t size = 0;
+  uint64_t alignment = 1;
+  /// Index of its global in FirmwareLayout::arenas, or -1 when the caller
+  /// supplies it.
+  int global = -1;
+  /// Position among the entry points' trailing arena arguments, or -1.
+  int argIndex = -1;
+};
+
+/// The entry point the model API wraps: `<prefix>_model_run` calls it with
+/// the context's inputs and stores its results in the context.
+struct FirmwareModel {
+  std::string entry;
+  std::vector<FirmwareTensor> inputs, outputs;
+};
+
+/// Status codes of the model API (`<PREFIX>_OK`, `<PREFIX>_ERROR_...`).
+enum class FirmwareStatus : int32_t {
+  Ok = 0,
+  PlanMismatch = 1,
+  NotInitialized = 2,
+  UnboundArena = 3,
+  UnknownRegion = 4,
+  NotBindable = 5,
+  ArenaTooSmall = 6,
+  ArenaMisaligned = 7,
+  NoInput = 8,
+};
+
+/// The context's `state` after a successful `<prefix>_model_init` ("HELI").
+constexpr uint32_t kFirmwareReadyState = 0x494C4548u;
+
+/// The C spelling of a scalar type (`float`, `int8_t`, ...), if it has one.
+FailureOr<std::string> getCScalarType(Type type);
+
+/// `name` with every character that is not a letter or a digit replaced by
+/// '_', upper-cased with `upper` (a C macro, a linker region).
+std::string toCIdentifier(StringRef name, bool upper);
+
 struct FirmwareLayout {
   std::string prefix;
   PlatformAttr platform;
@@ -53,8 +116,15 @@ struct FirmwareLayout {
   /// The entry points hydrate on their first call
   /// (helia-hydrate-on-first-call): the flag global `<prefix>_hydrated`.
   bool hydratesItself = false;
-  /// Bit width of the byte count of `<prefix>_copy`, when the module has it.
-  std::optional<unsigned> copyLengthBits;
+  /// Bit width of the byte count of `<prefix>_copy`.
+  unsigned copyLengthBits = 64;
+  /// Every arena by region id: the globals (in `arenas` order), then the
+  /// arenas the caller supplies.
+  std::vector<FirmwareRegion> regions;
+  /// The entry point of the model API, when the module has one.
+  std::optional<FirmwareModel> model;
+  /// The plan hash of the header and the object (computePlanHash).
+  uint32_t planHash = 0;
 
   /// The section of an arena global of `memory`: the memory's `section`
   /// when the platform gives one, else `.bss.helia.<memory>.<arena>` for a
@@ -76,10 +146,27 @@ struct FirmwareLayout {
   void writeLinkerFragment(raw_ostream &os, bool withMemory = true) const;
 
   /// Writes the C header: region ids and sizes, the arena symbols and table,
-  /// the hooks, and the entry points with their memref descriptors. Emits an
-  /// error at `loc` and fails on an entry point whose type has no C
-  /// spelling.
+  /// the hooks, the entry points with their memref descriptors, and the
+  /// model API when there is a model. Emits an error at `loc` and fails on
+  /// an entry point whose type has no C spelling.
   LogicalResult writeHeader(raw_ostream &os, Location loc) const;
+
+  /// Fills `regions` (the arena globals, then the arenas the caller
+  /// supplies, from `record`'s `caller_arenas`) and `model` (the first entry
+  /// point other than the hydrate function, with the slots of its arguments
+  /// from `record`'s `slots`), after `arenas` and `entries`. Emits a located
+  /// error at `module` and fails on an entry point the API cannot pass from
+  /// C.
+  LogicalResult describeModel(Operation *module, DictionaryAttr record);
+
+  /// Writes the model API part of the header: the plan hash, the status
+  /// codes, the regions, the shapes of the inputs and outputs, the context
+  /// and the functions.
+  void writeModelApi(raw_ostream &os) const;
+
+  /// The hash of everything the header says and of the input slots: a
+  /// header of another plan disagrees with the object on it.
+  FailureOr<uint32_t> computePlanHash(Location loc) const;
 };
 
 } // namespace mlir::helia

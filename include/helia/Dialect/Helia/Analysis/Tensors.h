@@ -83,6 +83,12 @@ PlacementAttr getPlacement(Value value);
 
 /// The `#helia.binding` of a tensor (from its op's `helia.binding` array, or
 /// its function's argument attribute for an entry-block argument), or null.
+/// When `func` looks like host code around the model (it calls a function
+/// of the module and nothing calls it: a test harness, an entry point),
+/// attaches to `diag` the note, at `func`, that such code is marked
+/// `helia.unplanned`; planning errors in a function carry it.
+void attachUnplannedNote(InFlightDiagnostic &diag, FunctionOpInterface func);
+
 BindingAttr getBinding(Value value);
 
 /// Collects the tensors of `func` in program order: entry-block arguments,

@@ -174,6 +174,18 @@ struct HeliaMemoryPipelineOptions
   PassOptions::Option<std::string> triple{
       *this, "triple",
       llvm::cl::desc("Target triple of the LLVM module (with to-llvm)")};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Rewrite math functions (exp, tanh, log, erf, ...) as "
+                     "polynomial approximations before the conversion to "
+                     "LLVM, so that the module calls no libm "
+                     "(helia-approximate-math; with to-llvm)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> modelApi{
+      *this, "model-api",
+      llvm::cl::desc("Generate the model API of the firmware module (with "
+                     "to-llvm; helia-assign-sections model-api)"),
+      llvm::cl::init(true)};
 };
 
 /// Adds resolve, assign and verify-plan (and the export when asked, and the

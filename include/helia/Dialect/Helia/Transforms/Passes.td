@@ -574,6 +574,55 @@ def HeliaExpandStridedCopies
   ];
 }
 
+def HeliaApproximateMath
+    : Pass<"helia-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite math functions as polynomial approximations";
+  let description = [{
+    Runs before the conversion to LLVM (`to-llvm=true` of
+    helia-memory-pipeline, unless `approximate-math=false`). The conversion
+    turns `math.exp`, `math.tanh`, `math.log`, ... into calls of libm
+    (`expf`, `tanhf`, ...), which a firmware image does not have, and
+    leaves `math.erf`. This pass rewrites them with MLIR's f32 expansions
+    and polynomial approximations (`populateMathF32ExpansionPatterns`,
+    `populateMathPolynomialApproximationPatterns`): plain arithmetic, so
+    the module calls no math library and the host's run of the lowered
+    module prints the device's bits. See docs/Firmware.md.
+
+    ```mlir
+    %y = math.tanh %x : f32
+    // becomes a rational approximation: arith.mulf, arith.addf, math.fma,
+    // arith.divf and a clamp of %x
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def HeliaVerifyLLVM : Pass<"helia-verify-llvm", "::mlir::ModuleOp"> {
+  let summary = "Check that the conversion to LLVM left only LLVM-dialect ops";
+  let description = [{
+    Runs after the conversion to the LLVM dialect (`to-llvm=true` of
+    helia-memory-pipeline). The upstream conversions are partial: an op no
+    pattern converts (a `tosa.apply_scale` that `tosa-to-arith` without
+    `include-apply-rescale` left inside a `linalg.generic`, an op of an
+    unregistered dialect) would stay, and only mlir-translate would fail.
+    Every op outside the LLVM dialect is a located error that names the
+    pass that lowers it. See docs/Firmware.md.
+
+    ```mlir
+    llvm.func @f(%a: i32, %m: i32, %s: i8) -> i32 {
+      // error: 'tosa.apply_scale' is left after the conversion to the LLVM
+      // dialect; it needs tosa-to-arith{include-apply-rescale=true} ...
+      %0 = tosa.apply_scale %a, %m, %s {rounding_mode = DOUBLE_ROUND} : (i32, i32, i8) -> i32
+      llvm.return %0 : i32
+    }
+    ```
+  }];
+}
+
 def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
   let summary = "Place every arena global in its memory's section (LLVM)";
   let description = [{
@@ -588,11 +637,18 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
     `externally_initialized` so that the optimizer neither folds their bytes
     nor deletes the copies that read them. It adds the arena table
     `<prefix>_arena_buffers` (address and size of every arena, by region
-    id), makes `<prefix>_hydrate_constants` weak, the hydrate and stream
-    copies volatile, and every function `nounwind`. With `ld=<path>` it
-    writes a linker-script fragment (one output section per memory, in the
-    board's MEMORY regions), with `header=<path>` a C header of the entry
-    points, the arena sizes and the table. See docs/Firmware.md.
+    id), makes `<prefix>_hydrate_constants` weak (an empty one when nothing
+    is staged), turns the hydrate and stream copies into calls of the weak
+    `<prefix>_copy`, makes the `helia.unplanned` host code weak (a C `main`
+    replaces the harness) and every function `nounwind`. It generates the
+    model API over the first planned function: `<prefix>_model_init_plan`,
+    `<prefix>_model_run`, `<prefix>_bind_arena` and the plan hash
+    (`<prefix>_plan_hash`, `<prefix>_plan_<hash>`), the same symbols
+    whatever the plan. With `ld=<path>` it writes a linker-script fragment
+    (one output section per memory, in the board's MEMORY regions), with
+    `header=<path>` the C header: the model API (context, shapes, regions,
+    status codes) and, underneath, the arenas, the table and the entry
+    points' C interface. See docs/Firmware.md.
 
     ```mlir
     llvm.mlir.global private @scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
@@ -616,6 +672,9 @@ def HeliaAssignSections : Pass<"helia-assign-sections", "::mlir::ModuleOp"> {
            "thumbv8.1m.main-none-unknown-eabihf)">,
     Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
            "LLVM data layout string to set on the module">,
+    Option<"modelApi", "model-api", "bool", /*default=*/"true",
+           "Generate the model API (init, run, bind, plan hash); false "
+           "leaves only the entry points' C interface">,
   ];
   let statistics = [
     Statistic<"numArenas", "arenas", "Arena globals placed">,
