@@ -62,3 +62,32 @@ func.func @read_after_write(%h0: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A concatenation in a loop body is written in destination-passing style
+// into a tensor.empty hoisted before the loop. Its first insert reads that
+// buffer (the slot holds defined bytes once planned), so the loop carries it
+// as an iter_arg and bufferization updates it in place in every iteration.
+
+// CHECK-LABEL: func.func @concat_in_loop(
+// CHECK: %[[CAT:.*]] = tensor.empty() : tensor<1x8xf32>
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}, %[[BUF:.*]] = %[[CAT]])
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[S]] into %[[BUF]][0, 0]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[S]] into %[[I0]][0, 4]
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: scf.yield %{{.*}}, %[[I1]] : tensor<1x4xf32>, tensor<1x8xf32>
+func.func @concat_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%s = %x) -> (tensor<1x4xf32>) {
+    %cat = tensor.concat dim(1) %s, %s : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+    %half = tensor.extract_slice %cat[0, 2] [1, 4] [1, 1] : tensor<1x8xf32> to tensor<1x4xf32>
+    %e = tensor.empty() : tensor<1x4xf32>
+    %n = linalg.add ins(%half, %s : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.yield %n : tensor<1x4xf32>
+  }
+  return %r : tensor<1x4xf32>
+}

@@ -196,38 +196,71 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
   return success();
 }
 
-/// Storage that ops nested in regions would create, made plannable before
-/// the analysis: a tensor constant moves before its top-level op (it is
-/// read-only data, the same on every run of the region); a `tensor.pad` is
-/// rewritten in destination-passing style (into a `tensor.empty` and
-/// writes); and a `tensor.empty` of static shape moves before its top-level
-/// op, where the planner counts one buffer for it, reused on every run of
-/// the region. If a loop then carries that buffer from one iteration to
-/// the next, the analysis below copies it inside the loop, and planning
-/// reports the copy with the fix.
-static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
+/// Rewrites `op`, a `tensor.pad` or `tensor.concat` nested in a region, in
+/// destination-passing style: a `tensor.empty` and the writes into it
+/// (upstream's own rewrites, as the lowering uses at the top level).
+static LogicalResult rewriteNestedInDestinationStyle(IRRewriter &rewriter,
+                                                     Operation *op) {
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return linalg::rewriteInDestinationPassingStyle(rewriter, pad);
+  auto concat = cast<tensor::ConcatOp>(op);
+  FailureOr<SmallVector<Value>> values = concat.decomposeOperation(rewriter);
+  if (failed(values))
+    return failure();
+  rewriter.replaceOp(op, *values);
+  return success();
+}
+
+/// True for an op of a function body whose regions are control flow
+/// (`scf.if`, `scf.for`, ...) that sees the values defined before it: a
+/// tensor.pad or a linalg op has a region of its own, which holds no
+/// storage.
+static bool isControlFlow(Operation &top) {
+  return isa<RegionBranchOpInterface, LoopLikeOpInterface>(top) &&
+         !top.hasTrait<OpTrait::IsIsolatedFromAbove>();
+}
+
+/// Ops nested in control flow that bufferize to an allocation (a
+/// `tensor.pad`, a `tensor.concat`) are rewritten in destination-passing
+/// style, into a `tensor.empty` and writes into it, which the hoisting
+/// below gives a top-level buffer. (At the top level, the lowering does
+/// the same into the op's slot.)
+static LogicalResult rewriteNestedAllocations(FunctionOpInterface func) {
   if (!func.getFunctionBody().hasOneBlock())
     return success();
-  Block &body = func.getFunctionBody().front();
   IRRewriter rewriter(func.getContext());
-  for (Operation &top : body) {
-    // Control flow only: a tensor.pad or a linalg op has a region of its
-    // own, which holds no storage (and a top-level pad is the lowering's).
-    if (!isa<RegionBranchOpInterface, LoopLikeOpInterface>(top) ||
-        top.hasTrait<OpTrait::IsIsolatedFromAbove>())
+  for (Operation &top : func.getFunctionBody().front()) {
+    if (!isControlFlow(top))
       continue;
-    SmallVector<tensor::PadOp> pads;
-    top.walk([&](tensor::PadOp pad) {
-      if (pad.getOperation() != &top)
-        pads.push_back(pad);
+    SmallVector<Operation *> allocating;
+    top.walk([&](Operation *op) {
+      if (op != &top && isa<tensor::PadOp, tensor::ConcatOp>(op))
+        allocating.push_back(op);
     });
-    for (tensor::PadOp pad : pads) {
-      rewriter.setInsertionPoint(pad);
-      if (failed(linalg::rewriteInDestinationPassingStyle(rewriter, pad)))
-        return pad.emitError("cannot rewrite this pad in destination-passing "
-                             "style; move it before the '")
+    for (Operation *op : allocating) {
+      rewriter.setInsertionPoint(op);
+      if (failed(rewriteNestedInDestinationStyle(rewriter, op)))
+        return op->emitError("cannot rewrite this '")
+               << op->getName()
+               << "' in destination-passing style; move it before the '"
                << top.getName() << "'";
     }
+  }
+  return success();
+}
+
+/// Storage that ops nested in regions would create, made plannable before
+/// the analysis: a tensor constant moves before its top-level op (it is
+/// read-only data, the same on every run of the region), and so does a
+/// `tensor.empty` of static shape, where the planner counts one buffer for
+/// it, reused on every run of the region.
+static void hoistNestedStorage(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block &body = func.getFunctionBody().front();
+  for (Operation &top : body) {
+    if (!isControlFlow(top))
+      continue;
     SmallVector<Operation *> hoisted;
     top.walk([&](Operation *op) {
       if (op == &top)
@@ -245,10 +278,14 @@ static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
           (isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0))
         hoisted.push_back(op);
     });
+    // An empty tensor that nothing uses any more (writeYieldsIntoIterArgs
+    // gave its op the iter_arg) would be a buffer nothing writes.
     for (Operation *op : hoisted)
-      op->moveBefore(&top);
+      if (op->use_empty())
+        op->erase();
+      else
+        op->moveBefore(&top);
   }
-  return success();
 }
 
 /// A copy that copy insertion made inside a branch (an op there writes into
@@ -292,10 +329,12 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (func.getFunctionBody().hasOneBlock())
       copyNestedCallResults(func);
   for (FunctionOpInterface func : planned) {
+    if (failed(rewriteNestedAllocations(func)))
+      return signalPassFailure();
     writeYieldsIntoIterArgs(func);
     splitNestedEmptyTensors(func);
-    if (failed(hoistNestedStorage(func)))
-      return signalPassFailure();
+    hoistNestedStorage(func);
+    carryReadStorageThroughLoops(func);
   }
   for (FunctionOpInterface func : planned)
     copyStridedAtBoundaries(func);
