@@ -1,7 +1,11 @@
 // Storage that bufferization creates inside loop bodies, planned as slots of
 // the function's arena: a concatenation in a loop body (written into a
-// top-level buffer that the loop carries). Every arena mode prints what
-// plain bufferization (which allocates in every iteration) prints.
+// top-level buffer that the loop carries); a loop that reads its carried
+// value after computing its successor (one slot for the value, one for the
+// successor, copied back before the yield); copies and undefined tensors
+// that live for one iteration (one top-level slot each). Every arena mode
+// prints what plain bufferization (which allocates in every iteration)
+// prints.
 
 // RUN: helia-opt %s --helia-memory-pipeline="lower=true lower-copies=true" | helia-opt %{to_llvm} | %{run} | FileCheck %s
 // RUN: helia-opt %s --helia-memory-pipeline="lower=true lower-copies=true arena-mode=arg" | helia-opt %{to_llvm} | %{run} | FileCheck %s
@@ -12,10 +16,30 @@
 // IR-LABEL: func.func @concat_in_loop(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @read_after_write(
+// IR-NOT: memref.alloc
+// The successor is copied back into the carried slot right before the yield.
+// IR: scf.for
+// IR: linalg.copy
+// IR-NEXT: scf.yield
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @copies_in_loop(
+// IR-NOT: memref.alloc
+// IR: return
 
 // s = [1, 2, 3, 4]; s' = concat(s, s)[2:6] + s = [3, 4, 1, 2] + s:
 // [4, 6, 4, 6], [8, 12, 8, 12], [16, 24, 16, 24].
 // CHECK: {{\[\[}}16, {{ *}}24, {{ *}}16, {{ *}}24]]
+
+// h' = h + h, p = h' * h (the old h read after h' is written), acc += p:
+// h = [8, 16, 24, 32] and acc = [42, 168, 378, 672] after three steps.
+// CHECK: {{\[\[}}8, {{ *}}16, {{ *}}24, {{ *}}32]]
+// CHECK: {{\[\[}}42, {{ *}}168, {{ *}}378, {{ *}}672]]
+
+// h' = (fill(2) + h with h[0] = 10) + h: [13, 6, 8, 10], [25, 14, 18, 22],
+// [37, 30, 38, 46].
+// CHECK: {{\[\[}}37, {{ *}}30, {{ *}}38, {{ *}}46]]
 
 module {
   func.func @concat_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
@@ -32,11 +56,52 @@ module {
     return %r : tensor<1x4xf32>
   }
 
+  func.func @read_after_write(%h0: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %acc0 = arith.constant dense<0.0> : tensor<1x4xf32>
+    %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %h0, %acc = %acc0) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+      %e = tensor.empty() : tensor<1x4xf32>
+      %n = linalg.add ins(%h, %h : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+      %e2 = tensor.empty() : tensor<1x4xf32>
+      %p = linalg.mul ins(%n, %h : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e2 : tensor<1x4xf32>) -> tensor<1x4xf32>
+      %a = linalg.add ins(%acc, %p : tensor<1x4xf32>, tensor<1x4xf32>) outs(%acc : tensor<1x4xf32>) -> tensor<1x4xf32>
+      scf.yield %n, %a : tensor<1x4xf32>, tensor<1x4xf32>
+    }
+    return %r#0, %r#1 : tensor<1x4xf32>, tensor<1x4xf32>
+  }
+
+  func.func @copies_in_loop(%x: tensor<1x4xf32>, %c: tensor<1x1xf32>) -> tensor<1x4xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %two = arith.constant 2.0 : f32
+    %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<1x4xf32>) {
+      %f = linalg.fill ins(%two : f32) outs(%h : tensor<1x4xf32>) -> tensor<1x4xf32>
+      %t = tensor.insert_slice %c into %h[0, 0] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<1x4xf32>
+      %e = tensor.empty() : tensor<1x4xf32>
+      %s = linalg.add ins(%f, %t : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+      %n = linalg.add ins(%s, %h : tensor<1x4xf32>, tensor<1x4xf32>) outs(%h : tensor<1x4xf32>) -> tensor<1x4xf32>
+      scf.yield %n : tensor<1x4xf32>
+    }
+    return %r : tensor<1x4xf32>
+  }
+
   func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
     %r = call @concat_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
     %u = tensor.cast %r : tensor<1x4xf32> to tensor<*xf32>
     call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+    %h, %acc = call @read_after_write(%x) : (tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>)
+    %uh = tensor.cast %h : tensor<1x4xf32> to tensor<*xf32>
+    call @printMemrefF32(%uh) : (tensor<*xf32>) -> ()
+    %ua = tensor.cast %acc : tensor<1x4xf32> to tensor<*xf32>
+    call @printMemrefF32(%ua) : (tensor<*xf32>) -> ()
+    %c = arith.constant dense<[[10.0]]> : tensor<1x1xf32>
+    %y = call @copies_in_loop(%x, %c) : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+    %uy = tensor.cast %y : tensor<1x4xf32> to tensor<*xf32>
+    call @printMemrefF32(%uy) : (tensor<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(tensor<*xf32>)

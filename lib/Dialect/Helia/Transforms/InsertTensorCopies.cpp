@@ -10,6 +10,7 @@
 
 #include "LayoutCopies.h"
 #include "LoopStorage.h"
+#include "RegionCopies.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -57,19 +58,6 @@ struct SavedWritable {
 
 } // namespace
 
-/// True when `op`, nested in `top` (an op of a function body), sits only in
-/// regions that run at most once each time `top` runs (`scf.if` branches,
-/// not loop bodies), and that see the values defined before `top`.
-static bool isOnlyInBranches(Operation *op, Operation *top) {
-  for (Operation *parent = op->getParentOp(); parent != top->getParentOp();
-       parent = parent->getParentOp())
-    if (!isa<RegionBranchOpInterface>(parent) ||
-        isa<LoopLikeOpInterface>(parent) ||
-        parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
-      return false;
-  return true;
-}
-
 /// A call's results are the callee's buffers (a planned callee's slots live
 /// only during its call); at the top level of a body, helia-lower-to-memref
 /// copies them into the caller's slots. Inside a branch the copy is made
@@ -99,32 +87,6 @@ static void copyNestedCallResults(FunctionOpInterface func) {
         result.replaceAllUsesExcept(copy.getResult(0), copy);
       }
     }
-  }
-}
-
-/// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without
-/// a copy) created inside a branch is fresh each time the branch runs, i.e.
-/// at most once per run of the top-level op that holds it: it moves right
-/// before that op, where the planner counts it as a buffer. (A loop body
-/// runs many times; storage created there stays, and the planner reports
-/// it.)
-static void hoistUndefinedStorage(FunctionOpInterface func) {
-  Block &body = func.getFunctionBody().front();
-  for (Operation &top : body) {
-    SmallVector<Operation *> roots;
-    top.walk([&](Operation *op) {
-      if (op == &top || !isOnlyInBranches(op, &top))
-        return;
-      if (auto empty = dyn_cast<tensor::EmptyOp>(op);
-          empty && empty.getDynamicSizes().empty())
-        roots.push_back(op);
-      if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
-          alloc && !alloc.getCopy() && alloc.getDynamicSizes().empty() &&
-          !alloc.getSizeHint())
-        roots.push_back(op);
-    });
-    for (Operation *root : roots)
-      root->moveBefore(&top);
   }
 }
 
@@ -288,33 +250,33 @@ static void hoistNestedStorage(FunctionOpInterface func) {
   }
 }
 
-/// A copy that copy insertion made inside a branch (an op there writes into
-/// a value read later, or read-only) gets its storage at the top level: a
-/// `tensor.empty` before the top-level op, written by a `linalg.copy` where
-/// the copy was. The branch runs at most once per run of that op, so one
-/// buffer serves it.
-static void hoistBranchCopies(FunctionOpInterface func) {
-  if (!func.getFunctionBody().hasOneBlock())
-    return;
-  for (Operation &top : func.getFunctionBody().front()) {
-    SmallVector<bufferization::AllocTensorOp> copies;
-    top.walk([&](bufferization::AllocTensorOp alloc) {
-      auto type = dyn_cast<RankedTensorType>(alloc.getType());
-      if (alloc.getOperation() != &top && alloc.getCopy() && type &&
-          type.hasStaticShape() && !alloc.getSizeHint() &&
-          !alloc.getMemorySpace() && isOnlyInBranches(alloc, &top) &&
-          // A copy made for a call stays one: the lowering hands it to the
-          // callee writable.
-          llvm::none_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
-        copies.push_back(alloc);
+/// One-Shot Analysis of `module`, then upstream copy insertion in every
+/// planned function: each out-of-place write gets its explicit copy.
+static LogicalResult
+analyzeAndInsertCopies(ModuleOp module, ArrayRef<FunctionOpInterface> planned,
+                       const bufferization::OneShotBufferizationOptions &options) {
+  bufferization::OneShotAnalysisState state(module, options);
+  if (failed(bufferization::analyzeModuleOp(module, state)))
+    return failure();
+  // Copy insertion replaces an init that bufferization would not write in
+  // place; the undefined tensor it replaced is left without uses, and would
+  // be a buffer that nothing writes.
+  SmallVector<Operation *> undefined;
+  for (FunctionOpInterface func : planned)
+    func.walk([&](Operation *op) {
+      if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(op) &&
+          !op->use_empty())
+        undefined.push_back(op);
     });
-    for (bufferization::AllocTensorOp alloc : copies) {
-      OpBuilder builder(alloc);
-      alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
-          builder, alloc.getLoc(), &top, alloc.getCopy()));
-      alloc.erase();
-    }
-  }
+  bufferization::BufferizationState bufferizationState;
+  for (FunctionOpInterface func : planned)
+    if (failed(bufferization::insertTensorCopies(func, state,
+                                                 bufferizationState)))
+      return failure();
+  for (Operation *op : undefined)
+    if (op->use_empty())
+      op->erase();
+  return success();
 }
 
 void HeliaInsertTensorCopies::runOnOperation() {
@@ -371,32 +333,23 @@ void HeliaInsertTensorCopies::runOnOperation() {
       if (failed(copyWritesIntoSeveralBuffers(func, inPlace)))
         return signalPassFailure();
   }
-  bufferization::OneShotAnalysisState state(module, options);
-  if (failed(bufferization::analyzeModuleOp(module, state)))
+  if (failed(analyzeAndInsertCopies(module, planned, options)))
     return signalPassFailure();
-  // Copy insertion replaces an init that bufferization would not write in
-  // place; the undefined tensor it replaced is left without uses, and would
-  // be a buffer that nothing writes.
-  SmallVector<Operation *> undefined;
+  // A loop that yields a copy (of a value in a buffer it does not carry)
+  // writes it back into its iter_arg instead; the loop now writes there, so
+  // the module is analysed again, for the copies that write needs.
+  bool yieldsCopied = false;
   for (FunctionOpInterface func : planned)
-    func.walk([&](Operation *op) {
-      if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(op) &&
-          !op->use_empty())
-        undefined.push_back(op);
-    });
-  bufferization::BufferizationState bufferizationState;
+    yieldsCopied |= copyYieldsIntoIterArgs(func);
+  if (yieldsCopied && failed(analyzeAndInsertCopies(module, planned, options)))
+    return signalPassFailure();
+  // A state for the interfaces' answers only (which values a use stores
+  // its operand in); the copies of collapses may be made inside regions too.
+  bufferization::OneShotAnalysisState aliases(module, options);
   for (FunctionOpInterface func : planned)
-    if (failed(bufferization::insertTensorCopies(func, state,
-                                                 bufferizationState)))
-      return signalPassFailure();
-  for (Operation *op : undefined)
-    if (op->use_empty())
-      op->erase();
-  for (FunctionOpInterface func : planned)
-    if (func.getFunctionBody().hasOneBlock())
-      hoistUndefinedStorage(func);
+    hoistRegionStorage(func, aliases);
   for (FunctionOpInterface func : planned)
     copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
-    hoistBranchCopies(func);
+    hoistRegionStorage(func, aliases);
 }
