@@ -3,7 +3,8 @@
 // top-level buffer that the loop carries); a loop that reads its carried
 // value after computing its successor (one slot for the value, one for the
 // successor, copied back before the yield); copies and undefined tensors
-// that live for one iteration (one top-level slot each). Every arena mode
+// that live for one iteration (one top-level slot each); a call in a loop
+// body (its result copied into a top-level slot). Every arena mode
 // prints what plain bufferization (which allocates in every iteration)
 // prints.
 
@@ -27,6 +28,9 @@
 // IR-LABEL: func.func @copies_in_loop(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @call_in_loop(
+// IR-NOT: memref.alloc
+// IR: return
 
 // s = [1, 2, 3, 4]; s' = concat(s, s)[2:6] + s = [3, 4, 1, 2] + s:
 // [4, 6, 4, 6], [8, 12, 8, 12], [16, 24, 16, 24].
@@ -40,6 +44,9 @@
 // h' = (fill(2) + h with h[0] = 10) + h: [13, 6, 8, 10], [25, 14, 18, 22],
 // [37, 30, 38, 46].
 // CHECK: {{\[\[}}37, {{ *}}30, {{ *}}38, {{ *}}46]]
+
+// h' = step(h) + h = 3h: [27, 54, 81, 108] after three steps.
+// CHECK: {{\[\[}}27, {{ *}}54, {{ *}}81, {{ *}}108]]
 
 module {
   func.func @concat_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
@@ -88,6 +95,25 @@ module {
     return %r : tensor<1x4xf32>
   }
 
+  func.func @step(%h: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %e = tensor.empty() : tensor<1x4xf32>
+    %d = linalg.add ins(%h, %h : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    return %d : tensor<1x4xf32>
+  }
+
+  func.func @call_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<1x4xf32>) {
+      %d = func.call @step(%h) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+      %e = tensor.empty() : tensor<1x4xf32>
+      %n = linalg.add ins(%d, %h : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+      scf.yield %n : tensor<1x4xf32>
+    }
+    return %r : tensor<1x4xf32>
+  }
+
   func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
     %r = call @concat_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
@@ -102,6 +128,9 @@ module {
     %y = call @copies_in_loop(%x, %c) : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
     %uy = tensor.cast %y : tensor<1x4xf32> to tensor<*xf32>
     call @printMemrefF32(%uy) : (tensor<*xf32>) -> ()
+    %z = call @call_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    %uz = tensor.cast %z : tensor<1x4xf32> to tensor<*xf32>
+    call @printMemrefF32(%uz) : (tensor<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(tensor<*xf32>)

@@ -157,3 +157,34 @@ func.func @loop_fresh(%x: tensor<4xf32>, %n: index) -> (tensor<4xf32>, tensor<4x
   }
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A call's results are the callee's slots, live only during its call: in a
+// loop body they are copied into a tensor of the caller's top level, one
+// slot that every iteration reuses (as in a branch). The iter_arg passed to
+// the call is the loop's own slot.
+
+// CHECK-LABEL: func.func @call_in_loop(
+// CHECK: %[[DEST:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[H:.*]] = %{{.*}})
+// CHECK: %[[D:.*]] = func.call @step(%[[H]])
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[D]] : tensor<4xf32>) outs(%[[DEST]] : tensor<4xf32>)
+// The iter_arg is read by the call before the new state is written: the
+// state goes to a slot of its own and is copied back before the yield.
+// CHECK: %[[N:.*]] = linalg.add ins(%[[COPY]], %[[H]] : {{.*}})
+// CHECK: %[[BACK:.*]] = linalg.copy ins(%[[N]] : tensor<4xf32>) outs(%[[H]] : tensor<4xf32>)
+// CHECK-NEXT: scf.yield %[[BACK]]
+func.func private @step(tensor<4xf32> {bufferization.access = "read"}) -> tensor<4xf32>
+func.func @call_in_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %d = func.call @step(%h) : (tensor<4xf32>) -> tensor<4xf32>
+    %e = tensor.empty() : tensor<4xf32>
+    %n = linalg.add ins(%d, %h : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

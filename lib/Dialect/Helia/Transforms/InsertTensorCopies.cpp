@@ -58,17 +58,29 @@ struct SavedWritable {
 
 } // namespace
 
+/// True when `op`, nested in `top` (an op of a function body), sits in
+/// control flow only (branches and loop bodies that see the values defined
+/// before `top`).
+static bool isInControlFlow(Operation *op, Operation *top) {
+  for (Operation *parent = op->getParentOp(); parent != top->getParentOp();
+       parent = parent->getParentOp())
+    if (!isa<RegionBranchOpInterface>(parent) ||
+        parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return false;
+  return true;
+}
+
 /// A call's results are the callee's buffers (a planned callee's slots live
 /// only during its call); at the top level of a body, helia-lower-to-memref
-/// copies them into the caller's slots. Inside a branch the copy is made
-/// here, into a new tensor that bufferization analyses like any other
-/// destination (and hoistUndefinedStorage moves to the top level).
+/// copies them into the caller's slots. Inside a branch or a loop body the
+/// copy is made here, into a new tensor that bufferization analyses like any
+/// other destination (and that moves to the top level: hoistNestedStorage).
 static void copyNestedCallResults(FunctionOpInterface func) {
   Block &body = func.getFunctionBody().front();
   for (Operation &top : body) {
     SmallVector<CallOpInterface> calls;
     top.walk([&](CallOpInterface call) {
-      if (call.getOperation() != &top && isOnlyInBranches(call, &top))
+      if (call.getOperation() != &top && isInControlFlow(call, &top))
         calls.push_back(call);
     });
     for (CallOpInterface call : calls) {
