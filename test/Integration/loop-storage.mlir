@@ -1,6 +1,7 @@
 // Storage that bufferization creates inside loop bodies, planned as slots of
 // the function's arena: a concatenation in a loop body (written into a
-// top-level buffer that the loop carries); a loop that reads its carried
+// top-level buffer that the loop carries, or filled first where a branch
+// lies between them); a loop that reads its carried
 // value after computing its successor (one slot for the value, one for the
 // successor, copied back before the yield); copies and undefined tensors
 // that live for one iteration (one top-level slot each); a call in a loop
@@ -15,6 +16,9 @@
 // RUN: helia-opt %s --helia-memory-pipeline="lower=true lower-copies=true" | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: func.func @concat_in_loop(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @concat_in_branch_in_loop(
 // IR-NOT: memref.alloc
 // IR: return
 // IR-LABEL: func.func @read_after_write(
@@ -34,6 +38,8 @@
 
 // s = [1, 2, 3, 4]; s' = concat(s, s)[2:6] + s = [3, 4, 1, 2] + s:
 // [4, 6, 4, 6], [8, 12, 8, 12], [16, 24, 16, 24].
+// CHECK: {{\[\[}}16, {{ *}}24, {{ *}}16, {{ *}}24]]
+// The same with the concatenation in a branch (taken: s[0] > 0).
 // CHECK: {{\[\[}}16, {{ *}}24, {{ *}}16, {{ *}}24]]
 
 // h' = h + h, p = h' * h (the old h read after h' is written), acc += p:
@@ -58,6 +64,28 @@ module {
       %half = tensor.extract_slice %cat[0, 2] [1, 4] [1, 1] : tensor<1x8xf32> to tensor<1x4xf32>
       %e = tensor.empty() : tensor<1x4xf32>
       %n = linalg.add ins(%half, %s : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+      scf.yield %n : tensor<1x4xf32>
+    }
+    return %r : tensor<1x4xf32>
+  }
+
+  func.func @concat_in_branch_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %zero = arith.constant 0.0 : f32
+    %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%s = %x) -> (tensor<1x4xf32>) {
+      %first = tensor.extract %s[%c0, %c0] : tensor<1x4xf32>
+      %positive = arith.cmpf ogt, %first, %zero : f32
+      %y = scf.if %positive -> (tensor<1x4xf32>) {
+        %cat = tensor.concat dim(1) %s, %s : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+        %half = tensor.extract_slice %cat[0, 2] [1, 4] [1, 1] : tensor<1x8xf32> to tensor<1x4xf32>
+        scf.yield %half : tensor<1x4xf32>
+      } else {
+        scf.yield %s : tensor<1x4xf32>
+      }
+      %e = tensor.empty() : tensor<1x4xf32>
+      %n = linalg.add ins(%y, %s : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
       scf.yield %n : tensor<1x4xf32>
     }
     return %r : tensor<1x4xf32>
@@ -119,6 +147,9 @@ module {
     %r = call @concat_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
     %u = tensor.cast %r : tensor<1x4xf32> to tensor<*xf32>
     call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+    %b = call @concat_in_branch_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    %ub = tensor.cast %b : tensor<1x4xf32> to tensor<*xf32>
+    call @printMemrefF32(%ub) : (tensor<*xf32>) -> ()
     %h, %acc = call @read_after_write(%x) : (tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>)
     %uh = tensor.cast %h : tensor<1x4xf32> to tensor<*xf32>
     call @printMemrefF32(%uh) : (tensor<*xf32>) -> ()

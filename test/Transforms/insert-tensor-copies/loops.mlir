@@ -188,3 +188,36 @@ func.func @call_in_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A concatenation in a branch of a loop body: nothing carries its hoisted
+// buffer through the branch, so its first insert reads a zero fill of the
+// buffer, made in the branch (every byte written, none read).
+
+// CHECK-LABEL: func.func @concat_in_branch_in_loop(
+// CHECK: %[[CAT:.*]] = tensor.empty() : tensor<1x8xf32>
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[CAT]] : tensor<1x8xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %[[FILL]][0, 0]
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: scf.yield
+func.func @concat_in_branch_in_loop(%x: tensor<1x4xf32>, %b: i1) -> tensor<1x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%s = %x) -> (tensor<1x4xf32>) {
+    %y = scf.if %b -> (tensor<1x4xf32>) {
+      %cat = tensor.concat dim(1) %s, %s : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+      %half = tensor.extract_slice %cat[0, 2] [1, 4] [1, 1] : tensor<1x8xf32> to tensor<1x4xf32>
+      scf.yield %half : tensor<1x4xf32>
+    } else {
+      scf.yield %s : tensor<1x4xf32>
+    }
+    %e = tensor.empty() : tensor<1x4xf32>
+    %n = linalg.add ins(%y, %s : tensor<1x4xf32>, tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+    scf.yield %n : tensor<1x4xf32>
+  }
+  return %r : tensor<1x4xf32>
+}

@@ -2,6 +2,7 @@
 
 #include "LoopStorage.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -162,10 +163,10 @@ static bool readsDestination(OpOperand &use) {
 /// top level, as a destination) carry `root`: each loop from the innermost
 /// out gets an iter_arg with `root` (or the enclosing loop's new iter_arg)
 /// as init, `use` reads the innermost one, and each loop yields the last
-/// write of the destination chain that starts at `use`. Does nothing unless
-/// every op between `use` and the body is an `scf.for`, or when the chain
-/// ends in a value the loop yields already.
-static void carryThroughLoops(IRRewriter &rewriter, Value root,
+/// write of the destination chain that starts at `use`. Returns false, and
+/// does nothing, unless every op between `use` and the body is an
+/// `scf.for` and the chain ends in a value the loop does not yield already.
+static bool carryThroughLoops(IRRewriter &rewriter, Value root,
                               OpOperand &use) {
   Operation *owner = use.getOwner();
   SmallVector<scf::ForOp> loops;
@@ -174,11 +175,11 @@ static void carryThroughLoops(IRRewriter &rewriter, Value root,
        parent = parent->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(parent);
     if (!loop)
-      return;
+      return false;
     loops.push_back(loop);
   }
   if (loops.empty())
-    return;
+    return false;
   auto dps = cast<DestinationStyleOpInterface>(owner);
   Value last = dps.getTiedOpResult(&use);
   while (last.hasOneUse()) {
@@ -192,7 +193,7 @@ static void carryThroughLoops(IRRewriter &rewriter, Value root,
   if (llvm::any_of(last.getUsers(), [&](Operation *user) {
         return user == loops.front().getBody()->getTerminator();
       }))
-    return;
+    return false;
   Value yielded = last;
   scf::ForOp inner;
   for (scf::ForOp loop : loops) {
@@ -206,7 +207,7 @@ static void carryThroughLoops(IRRewriter &rewriter, Value root,
                   return SmallVector<Value>{yielded};
                 });
     if (failed(replaced))
-      return;
+      return false;
     auto newLoop = cast<scf::ForOp>(replaced->getOperation());
     BlockArgument iterArg = newLoop.getRegionIterArgs().back();
     if (inner)
@@ -216,6 +217,7 @@ static void carryThroughLoops(IRRewriter &rewriter, Value root,
     inner = newLoop;
     yielded = newLoop->getResults().back();
   }
+  return true;
 }
 
 void mlir::helia::carryReadStorageThroughLoops(FunctionOpInterface func) {
@@ -232,6 +234,19 @@ void mlir::helia::carryReadStorageThroughLoops(FunctionOpInterface func) {
         reads.push_back({empty.getResult(), &use});
   }
   IRRewriter rewriter(func.getContext());
-  for (auto [root, use] : reads)
-    carryThroughLoops(rewriter, root, *use);
+  for (auto [root, use] : reads) {
+    Operation *user = use->getOwner();
+    if (!user->getParentOfType<LoopLikeOpInterface>() ||
+        carryThroughLoops(rewriter, root, *use))
+      continue;
+    // Not carried (a branch lies between the loop and the read): the read
+    // goes to a fill of the buffer made where it is, which writes every
+    // byte without reading any, so no iteration reads what another wrote.
+    rewriter.setInsertionPoint(user);
+    auto type = cast<RankedTensorType>(root.getType());
+    Value zero = arith::ConstantOp::create(
+        rewriter, user->getLoc(), rewriter.getZeroAttr(type.getElementType()));
+    use->set(linalg::FillOp::create(rewriter, user->getLoc(), zero, root)
+                 .getResult(0));
+  }
 }

@@ -39,6 +39,8 @@ void writeYieldsIntoIterArgs(FunctionOpInterface func);
 /// holds defined bytes for bufferization, so a loop body that reads it
 /// where it writes it again in the next iteration would be written out of
 /// place; carried, the buffer is updated in place, as an accumulator is.
+/// Where a branch lies between the loop and the read (nothing to carry it
+/// through), the read is of a zero fill of the buffer made right before it.
 void carryReadStorageThroughLoops(FunctionOpInterface func);
 
 /// Copies `source`, at `builder`'s insertion point inside the op `top` of a
