@@ -5,7 +5,8 @@
 // value after computing its successor (one slot for the value, one for the
 // successor, copied back before the yield); copies and undefined tensors
 // that live for one iteration (one top-level slot each); a call in a loop
-// body (its result copied into a top-level slot). Every arena mode
+// body (its result copied into a top-level slot); an scf.while updating its
+// state in place (one slot). Every arena mode
 // prints what plain bufferization (which allocates in every iteration)
 // prints.
 
@@ -35,6 +36,9 @@
 // IR-LABEL: func.func @call_in_loop(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @while_loop(
+// IR-NOT: memref.alloc
+// IR: return
 
 // s = [1, 2, 3, 4]; s' = concat(s, s)[2:6] + s = [3, 4, 1, 2] + s:
 // [4, 6, 4, 6], [8, 12, 8, 12], [16, 24, 16, 24].
@@ -53,6 +57,9 @@
 
 // h' = step(h) + h = 3h: [27, 54, 81, 108] after three steps.
 // CHECK: {{\[\[}}27, {{ *}}54, {{ *}}81, {{ *}}108]]
+
+// h' = 2h while h[0] < 20: [32, 64, 96, 128].
+// CHECK: [32, {{ *}}64, {{ *}}96, {{ *}}128]
 
 module {
   func.func @concat_in_loop(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
@@ -142,6 +149,21 @@ module {
     return %r : tensor<1x4xf32>
   }
 
+  func.func @while_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %c0 = arith.constant 0 : index
+    %limit = arith.constant 20.0 : f32
+    %r = scf.while (%h = %x) : (tensor<4xf32>) -> tensor<4xf32> {
+      %first = tensor.extract %h[%c0] : tensor<4xf32>
+      %go = arith.cmpf olt, %first, %limit : f32
+      scf.condition(%go) %h : tensor<4xf32>
+    } do {
+    ^bb0(%h: tensor<4xf32>):
+      %n = linalg.add ins(%h, %h : tensor<4xf32>, tensor<4xf32>) outs(%h : tensor<4xf32>) -> tensor<4xf32>
+      scf.yield %n : tensor<4xf32>
+    }
+    return %r : tensor<4xf32>
+  }
+
   func.func @main() attributes {helia.unplanned} {
     %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
     %r = call @concat_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
@@ -162,6 +184,10 @@ module {
     %z = call @call_in_loop(%x) : (tensor<1x4xf32>) -> tensor<1x4xf32>
     %uz = tensor.cast %z : tensor<1x4xf32> to tensor<*xf32>
     call @printMemrefF32(%uz) : (tensor<*xf32>) -> ()
+    %v = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %w = call @while_loop(%v) : (tensor<4xf32>) -> tensor<4xf32>
+    %uw = tensor.cast %w : tensor<4xf32> to tensor<*xf32>
+    call @printMemrefF32(%uw) : (tensor<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(tensor<*xf32>)
