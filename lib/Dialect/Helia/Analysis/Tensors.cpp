@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -54,6 +55,14 @@ std::string mlir::helia::getAllocFunctionName(StringRef prefix) {
 }
 
 Value mlir::helia::getSameLayoutStorage(Value value) {
+  // A loop's iter_arg is its init's buffer: helia plans loops whose yields
+  // are stored there too.
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast_or_null<LoopLikeOpInterface>(
+        arg.getOwner()->getParentOp());
+    OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
+    return init ? init->get() : Value();
+  }
   Operation *def = value.getDefiningOp();
   if (!def)
     return {};

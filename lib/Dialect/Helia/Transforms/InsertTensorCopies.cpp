@@ -10,6 +10,7 @@
 
 #include "LayoutCopies.h"
 #include "LoopStorage.h"
+#include "RegionCopies.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -57,14 +58,13 @@ struct SavedWritable {
 
 } // namespace
 
-/// True when `op`, nested in `top` (an op of a function body), sits only in
-/// regions that run at most once each time `top` runs (`scf.if` branches,
-/// not loop bodies), and that see the values defined before `top`.
-static bool isOnlyInBranches(Operation *op, Operation *top) {
+/// True when `op`, nested in `top` (an op of a function body), sits in
+/// control flow only (branches and loop bodies that see the values defined
+/// before `top`).
+static bool isInControlFlow(Operation *op, Operation *top) {
   for (Operation *parent = op->getParentOp(); parent != top->getParentOp();
        parent = parent->getParentOp())
     if (!isa<RegionBranchOpInterface>(parent) ||
-        isa<LoopLikeOpInterface>(parent) ||
         parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
       return false;
   return true;
@@ -72,15 +72,15 @@ static bool isOnlyInBranches(Operation *op, Operation *top) {
 
 /// A call's results are the callee's buffers (a planned callee's slots live
 /// only during its call); at the top level of a body, helia-lower-to-memref
-/// copies them into the caller's slots. Inside a branch the copy is made
-/// here, into a new tensor that bufferization analyses like any other
-/// destination (and hoistUndefinedStorage moves to the top level).
+/// copies them into the caller's slots. Inside a branch or a loop body the
+/// copy is made here, into a new tensor that bufferization analyses like any
+/// other destination (and that moves to the top level: hoistNestedStorage).
 static void copyNestedCallResults(FunctionOpInterface func) {
   Block &body = func.getFunctionBody().front();
   for (Operation &top : body) {
     SmallVector<CallOpInterface> calls;
     top.walk([&](CallOpInterface call) {
-      if (call.getOperation() != &top && isOnlyInBranches(call, &top))
+      if (call.getOperation() != &top && isInControlFlow(call, &top))
         calls.push_back(call);
     });
     for (CallOpInterface call : calls) {
@@ -99,32 +99,6 @@ static void copyNestedCallResults(FunctionOpInterface func) {
         result.replaceAllUsesExcept(copy.getResult(0), copy);
       }
     }
-  }
-}
-
-/// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without
-/// a copy) created inside a branch is fresh each time the branch runs, i.e.
-/// at most once per run of the top-level op that holds it: it moves right
-/// before that op, where the planner counts it as a buffer. (A loop body
-/// runs many times; storage created there stays, and the planner reports
-/// it.)
-static void hoistUndefinedStorage(FunctionOpInterface func) {
-  Block &body = func.getFunctionBody().front();
-  for (Operation &top : body) {
-    SmallVector<Operation *> roots;
-    top.walk([&](Operation *op) {
-      if (op == &top || !isOnlyInBranches(op, &top))
-        return;
-      if (auto empty = dyn_cast<tensor::EmptyOp>(op);
-          empty && empty.getDynamicSizes().empty())
-        roots.push_back(op);
-      if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
-          alloc && !alloc.getCopy() && alloc.getDynamicSizes().empty() &&
-          !alloc.getSizeHint())
-        roots.push_back(op);
-    });
-    for (Operation *root : roots)
-      root->moveBefore(&top);
   }
 }
 
@@ -196,38 +170,71 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
   return success();
 }
 
-/// Storage that ops nested in regions would create, made plannable before
-/// the analysis: a tensor constant moves before its top-level op (it is
-/// read-only data, the same on every run of the region); a `tensor.pad` is
-/// rewritten in destination-passing style (into a `tensor.empty` and
-/// writes); and a `tensor.empty` of static shape moves before its top-level
-/// op, where the planner counts one buffer for it, reused on every run of
-/// the region. If a loop then carries that buffer from one iteration to
-/// the next, the analysis below copies it inside the loop, and planning
-/// reports the copy with the fix.
-static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
+/// Rewrites `op`, a `tensor.pad` or `tensor.concat` nested in a region, in
+/// destination-passing style: a `tensor.empty` and the writes into it
+/// (upstream's own rewrites, as the lowering uses at the top level).
+static LogicalResult rewriteNestedInDestinationStyle(IRRewriter &rewriter,
+                                                     Operation *op) {
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return linalg::rewriteInDestinationPassingStyle(rewriter, pad);
+  auto concat = cast<tensor::ConcatOp>(op);
+  FailureOr<SmallVector<Value>> values = concat.decomposeOperation(rewriter);
+  if (failed(values))
+    return failure();
+  rewriter.replaceOp(op, *values);
+  return success();
+}
+
+/// True for an op of a function body whose regions are control flow
+/// (`scf.if`, `scf.for`, ...) that sees the values defined before it: a
+/// tensor.pad or a linalg op has a region of its own, which holds no
+/// storage.
+static bool isControlFlow(Operation &top) {
+  return isa<RegionBranchOpInterface, LoopLikeOpInterface>(top) &&
+         !top.hasTrait<OpTrait::IsIsolatedFromAbove>();
+}
+
+/// Ops nested in control flow that bufferize to an allocation (a
+/// `tensor.pad`, a `tensor.concat`) are rewritten in destination-passing
+/// style, into a `tensor.empty` and writes into it, which the hoisting
+/// below gives a top-level buffer. (At the top level, the lowering does
+/// the same into the op's slot.)
+static LogicalResult rewriteNestedAllocations(FunctionOpInterface func) {
   if (!func.getFunctionBody().hasOneBlock())
     return success();
-  Block &body = func.getFunctionBody().front();
   IRRewriter rewriter(func.getContext());
-  for (Operation &top : body) {
-    // Control flow only: a tensor.pad or a linalg op has a region of its
-    // own, which holds no storage (and a top-level pad is the lowering's).
-    if (!isa<RegionBranchOpInterface, LoopLikeOpInterface>(top) ||
-        top.hasTrait<OpTrait::IsIsolatedFromAbove>())
+  for (Operation &top : func.getFunctionBody().front()) {
+    if (!isControlFlow(top))
       continue;
-    SmallVector<tensor::PadOp> pads;
-    top.walk([&](tensor::PadOp pad) {
-      if (pad.getOperation() != &top)
-        pads.push_back(pad);
+    SmallVector<Operation *> allocating;
+    top.walk([&](Operation *op) {
+      if (op != &top && isa<tensor::PadOp, tensor::ConcatOp>(op))
+        allocating.push_back(op);
     });
-    for (tensor::PadOp pad : pads) {
-      rewriter.setInsertionPoint(pad);
-      if (failed(linalg::rewriteInDestinationPassingStyle(rewriter, pad)))
-        return pad.emitError("cannot rewrite this pad in destination-passing "
-                             "style; move it before the '")
+    for (Operation *op : allocating) {
+      rewriter.setInsertionPoint(op);
+      if (failed(rewriteNestedInDestinationStyle(rewriter, op)))
+        return op->emitError("cannot rewrite this '")
+               << op->getName()
+               << "' in destination-passing style; move it before the '"
                << top.getName() << "'";
     }
+  }
+  return success();
+}
+
+/// Storage that ops nested in regions would create, made plannable before
+/// the analysis: a tensor constant moves before its top-level op (it is
+/// read-only data, the same on every run of the region), and so does a
+/// `tensor.empty` of static shape, where the planner counts one buffer for
+/// it, reused on every run of the region.
+static void hoistNestedStorage(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block &body = func.getFunctionBody().front();
+  for (Operation &top : body) {
+    if (!isControlFlow(top))
+      continue;
     SmallVector<Operation *> hoisted;
     top.walk([&](Operation *op) {
       if (op == &top)
@@ -245,39 +252,43 @@ static LogicalResult hoistNestedStorage(FunctionOpInterface func) {
           (isa<tensor::EmptyOp>(op) && op->getNumOperands() == 0))
         hoisted.push_back(op);
     });
+    // An empty tensor that nothing uses any more (writeYieldsIntoIterArgs
+    // gave its op the iter_arg) would be a buffer nothing writes.
     for (Operation *op : hoisted)
-      op->moveBefore(&top);
+      if (op->use_empty())
+        op->erase();
+      else
+        op->moveBefore(&top);
   }
-  return success();
 }
 
-/// A copy that copy insertion made inside a branch (an op there writes into
-/// a value read later, or read-only) gets its storage at the top level: a
-/// `tensor.empty` before the top-level op, written by a `linalg.copy` where
-/// the copy was. The branch runs at most once per run of that op, so one
-/// buffer serves it.
-static void hoistBranchCopies(FunctionOpInterface func) {
-  if (!func.getFunctionBody().hasOneBlock())
-    return;
-  for (Operation &top : func.getFunctionBody().front()) {
-    SmallVector<bufferization::AllocTensorOp> copies;
-    top.walk([&](bufferization::AllocTensorOp alloc) {
-      auto type = dyn_cast<RankedTensorType>(alloc.getType());
-      if (alloc.getOperation() != &top && alloc.getCopy() && type &&
-          type.hasStaticShape() && !alloc.getSizeHint() &&
-          !alloc.getMemorySpace() && isOnlyInBranches(alloc, &top) &&
-          // A copy made for a call stays one: the lowering hands it to the
-          // callee writable.
-          llvm::none_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
-        copies.push_back(alloc);
+/// One-Shot Analysis of `module`, then upstream copy insertion in every
+/// planned function: each out-of-place write gets its explicit copy.
+static LogicalResult
+analyzeAndInsertCopies(ModuleOp module, ArrayRef<FunctionOpInterface> planned,
+                       const bufferization::OneShotBufferizationOptions &options) {
+  bufferization::OneShotAnalysisState state(module, options);
+  if (failed(bufferization::analyzeModuleOp(module, state)))
+    return failure();
+  // Copy insertion replaces an init that bufferization would not write in
+  // place; the undefined tensor it replaced is left without uses, and would
+  // be a buffer that nothing writes.
+  SmallVector<Operation *> undefined;
+  for (FunctionOpInterface func : planned)
+    func.walk([&](Operation *op) {
+      if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(op) &&
+          !op->use_empty())
+        undefined.push_back(op);
     });
-    for (bufferization::AllocTensorOp alloc : copies) {
-      OpBuilder builder(alloc);
-      alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
-          builder, alloc.getLoc(), &top, alloc.getCopy()));
-      alloc.erase();
-    }
-  }
+  bufferization::BufferizationState bufferizationState;
+  for (FunctionOpInterface func : planned)
+    if (failed(bufferization::insertTensorCopies(func, state,
+                                                 bufferizationState)))
+      return failure();
+  for (Operation *op : undefined)
+    if (op->use_empty())
+      op->erase();
+  return success();
 }
 
 void HeliaInsertTensorCopies::runOnOperation() {
@@ -292,10 +303,12 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (func.getFunctionBody().hasOneBlock())
       copyNestedCallResults(func);
   for (FunctionOpInterface func : planned) {
+    if (failed(rewriteNestedAllocations(func)))
+      return signalPassFailure();
     writeYieldsIntoIterArgs(func);
     splitNestedEmptyTensors(func);
-    if (failed(hoistNestedStorage(func)))
-      return signalPassFailure();
+    hoistNestedStorage(func);
+    carryReadStorageThroughLoops(func);
   }
   for (FunctionOpInterface func : planned)
     copyStridedAtBoundaries(func);
@@ -332,32 +345,23 @@ void HeliaInsertTensorCopies::runOnOperation() {
       if (failed(copyWritesIntoSeveralBuffers(func, inPlace)))
         return signalPassFailure();
   }
-  bufferization::OneShotAnalysisState state(module, options);
-  if (failed(bufferization::analyzeModuleOp(module, state)))
+  if (failed(analyzeAndInsertCopies(module, planned, options)))
     return signalPassFailure();
-  // Copy insertion replaces an init that bufferization would not write in
-  // place; the undefined tensor it replaced is left without uses, and would
-  // be a buffer that nothing writes.
-  SmallVector<Operation *> undefined;
+  // A loop that yields a copy (of a value in a buffer it does not carry)
+  // writes it back into its iter_arg instead; the loop now writes there, so
+  // the module is analysed again, for the copies that write needs.
+  bool yieldsCopied = false;
   for (FunctionOpInterface func : planned)
-    func.walk([&](Operation *op) {
-      if (isa<tensor::EmptyOp, bufferization::AllocTensorOp>(op) &&
-          !op->use_empty())
-        undefined.push_back(op);
-    });
-  bufferization::BufferizationState bufferizationState;
+    yieldsCopied |= copyYieldsIntoIterArgs(func);
+  if (yieldsCopied && failed(analyzeAndInsertCopies(module, planned, options)))
+    return signalPassFailure();
+  // A state for the interfaces' answers only (which values a use stores
+  // its operand in); the copies of collapses may be made inside regions too.
+  bufferization::OneShotAnalysisState aliases(module, options);
   for (FunctionOpInterface func : planned)
-    if (failed(bufferization::insertTensorCopies(func, state,
-                                                 bufferizationState)))
-      return signalPassFailure();
-  for (Operation *op : undefined)
-    if (op->use_empty())
-      op->erase();
-  for (FunctionOpInterface func : planned)
-    if (func.getFunctionBody().hasOneBlock())
-      hoistUndefinedStorage(func);
+    hoistRegionStorage(func, aliases);
   for (FunctionOpInterface func : planned)
     copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
-    hoistBranchCopies(func);
+    hoistRegionStorage(func, aliases);
 }

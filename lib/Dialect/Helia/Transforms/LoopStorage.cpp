@@ -2,9 +2,11 @@
 
 #include "LoopStorage.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -143,4 +145,108 @@ Value mlir::helia::copyIntoTopLevelTensor(OpBuilder &builder, Location loc,
                                        type.getElementType(),
                                        type.getEncoding());
   return linalg::CopyOp::create(builder, loc, source, init).getResult(0);
+}
+
+/// True when `use` is the destination of a destination-style op that reads
+/// what the destination held (a partial `tensor.insert_slice`, a linalg op
+/// whose payload reads its init).
+static bool readsDestination(OpOperand &use) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+  if (!dps || !dps.isDpsInit(&use))
+    return false;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner()))
+    return linalgOp.payloadUsesValueFromOperand(&use);
+  return true;
+}
+
+/// Makes the loops around `use` (a read of `root`, a tensor of the body's
+/// top level, as a destination) carry `root`: each loop from the innermost
+/// out gets an iter_arg with `root` (or the enclosing loop's new iter_arg)
+/// as init, `use` reads the innermost one, and each loop yields the last
+/// write of the destination chain that starts at `use`. Returns false, and
+/// does nothing, unless every op between `use` and the body is an
+/// `scf.for` and the chain ends in a value the loop does not yield already.
+static bool carryThroughLoops(IRRewriter &rewriter, Value root,
+                              OpOperand &use) {
+  Operation *owner = use.getOwner();
+  SmallVector<scf::ForOp> loops;
+  for (Operation *parent = owner->getParentOp();
+       parent != root.getParentBlock()->getParentOp();
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(parent);
+    if (!loop)
+      return false;
+    loops.push_back(loop);
+  }
+  if (loops.empty())
+    return false;
+  auto dps = cast<DestinationStyleOpInterface>(owner);
+  Value last = dps.getTiedOpResult(&use);
+  while (last.hasOneUse()) {
+    OpOperand &next = *last.use_begin();
+    auto nextDps = dyn_cast<DestinationStyleOpInterface>(next.getOwner());
+    if (!nextDps || !nextDps.isDpsInit(&next) ||
+        next.getOwner()->getBlock() != owner->getBlock())
+      break;
+    last = nextDps.getTiedOpResult(&next);
+  }
+  if (llvm::any_of(last.getUsers(), [&](Operation *user) {
+        return user == loops.front().getBody()->getTerminator();
+      }))
+    return false;
+  Value yielded = last;
+  scf::ForOp inner;
+  for (scf::ForOp loop : loops) {
+    rewriter.setInsertionPoint(loop);
+    FailureOr<LoopLikeOpInterface> replaced =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, ValueRange{root},
+                /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                  return SmallVector<Value>{yielded};
+                });
+    if (failed(replaced))
+      return false;
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    BlockArgument iterArg = newLoop.getRegionIterArgs().back();
+    if (inner)
+      inner.getInitArgsMutable()[inner.getInitArgs().size() - 1].set(iterArg);
+    else
+      use.set(iterArg);
+    inner = newLoop;
+    yielded = newLoop->getResults().back();
+  }
+  return true;
+}
+
+void mlir::helia::carryReadStorageThroughLoops(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block &body = func.getFunctionBody().front();
+  SmallVector<std::pair<Value, OpOperand *>> reads;
+  for (Operation &op : body) {
+    auto empty = dyn_cast<tensor::EmptyOp>(op);
+    if (!empty)
+      continue;
+    for (OpOperand &use : empty->getUses())
+      if (use.getOwner()->getBlock() != &body && readsDestination(use))
+        reads.push_back({empty.getResult(), &use});
+  }
+  IRRewriter rewriter(func.getContext());
+  for (auto [root, use] : reads) {
+    Operation *user = use->getOwner();
+    if (!user->getParentOfType<LoopLikeOpInterface>() ||
+        carryThroughLoops(rewriter, root, *use))
+      continue;
+    // Not carried (a branch lies between the loop and the read): the read
+    // goes to a fill of the buffer made where it is, which writes every
+    // byte without reading any, so no iteration reads what another wrote.
+    rewriter.setInsertionPoint(user);
+    auto type = cast<RankedTensorType>(root.getType());
+    Value zero = arith::ConstantOp::create(
+        rewriter, user->getLoc(), rewriter.getZeroAttr(type.getElementType()));
+    use->set(linalg::FillOp::create(rewriter, user->getLoc(), zero, root)
+                 .getResult(0));
+  }
 }

@@ -33,6 +33,16 @@ void splitNestedEmptyTensors(FunctionOpInterface func);
 /// buffer instead of allocating one per iteration.
 void writeYieldsIntoIterArgs(FunctionOpInterface func);
 
+/// Makes the loops that read a top-level `tensor.empty` of `func` as a
+/// destination (a partial `tensor.insert_slice` of a concatenation written
+/// in destination-passing style) carry it as an iter_arg. Its planned slot
+/// holds defined bytes for bufferization, so a loop body that reads it
+/// where it writes it again in the next iteration would be written out of
+/// place; carried, the buffer is updated in place, as an accumulator is.
+/// Where a branch lies between the loop and the read (nothing to carry it
+/// through), the read is of a zero fill of the buffer made right before it.
+void carryReadStorageThroughLoops(FunctionOpInterface func);
+
 /// Copies `source`, at `builder`'s insertion point inside the op `top` of a
 /// function body, into a `tensor.empty` of its type created right before
 /// `top`: one top-level buffer the plan counts, which serves every run of

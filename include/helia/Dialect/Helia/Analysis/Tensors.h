@@ -55,8 +55,9 @@ std::string getHydrateFunctionName(StringRef prefix);
 std::string getAllocFunctionName(StringRef prefix);
 
 /// The value whose buffer `value` is stored in, with the same layout: the
-/// source of a reshape or cast, or a destination-style result's tied init;
-/// null for anything else (a slice is a strided view of its source).
+/// source of a reshape or cast, a destination-style result's tied init, or
+/// a loop iter_arg's init; null for anything else (a slice is a strided
+/// view of its source).
 Value getSameLayoutStorage(Value value);
 
 /// The name of the function `call` calls directly (the leaf of its symbol

@@ -1,0 +1,143 @@
+//===- RegionCopies.cpp - copies bufferization makes inside regions -------===//
+
+#include "RegionCopies.h"
+#include "LoopStorage.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::helia;
+
+bool mlir::helia::isOnlyInBranches(Operation *op, Operation *top) {
+  for (Operation *parent = op->getParentOp(); parent != top->getParentOp();
+       parent = parent->getParentOp())
+    if (!isa<RegionBranchOpInterface>(parent) ||
+        isa<LoopLikeOpInterface>(parent) ||
+        parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return false;
+  return true;
+}
+
+bool mlir::helia::copyYieldsIntoIterArgs(FunctionOpInterface func) {
+  SmallVector<std::pair<bufferization::AllocTensorOp, OpOperand *>> copies;
+  func.walk([&](bufferization::AllocTensorOp alloc) {
+    if (!alloc.getCopy() || !alloc->hasOneUse())
+      return;
+    OpOperand &use = *alloc->use_begin();
+    auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+    auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp()) : nullptr;
+    if (loop && loop.getRegionIterArgs()[use.getOperandNumber()].getType() ==
+                    alloc.getType())
+      copies.push_back({alloc, &use});
+  });
+  for (auto [alloc, use] : copies) {
+    Operation *yield = use->getOwner();
+    auto loop = cast<scf::ForOp>(yield->getParentOp());
+    OpBuilder builder(yield);
+    Value iterArg = loop.getRegionIterArgs()[use->getOperandNumber()];
+    use->set(linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(),
+                                    iterArg)
+                 .getResult(0));
+    alloc.erase();
+  }
+  return !copies.empty();
+}
+
+/// True when the buffer of `value`, created inside `top` (an op of a
+/// function body), may hold a value beyond one run of the regions around
+/// it: a loop between `value` and the body yields it (or a value stored in
+/// it) to its next iteration. Follows the values each use stores its
+/// operand in (`state`), through branches' yields and the loops that
+/// receive it as an init.
+static bool isCarriedAcrossIterations(Value value, Operation *top,
+                                      const bufferization::AnalysisState &state) {
+  Operation *def = value.getDefiningOp();
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    for (OpOperand &use : next.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        Operation *parent = user->getParentOp();
+        if (parent == top->getParentOp())
+          return true;
+        if (isa<LoopLikeOpInterface>(parent) && parent->isProperAncestor(def))
+          return true;
+        // A branch's yield, or the yield of a loop inside the region that
+        // received the value as an init: the parent's result.
+        if (isa<RegionBranchOpInterface>(parent) &&
+            parent->getNumResults() == user->getNumOperands())
+          worklist.push_back(parent->getResult(use.getOperandNumber()));
+        else
+          return true;
+        continue;
+      }
+      // A call's results are copied by its caller (helia's convention).
+      if (isa<CallOpInterface>(user))
+        continue;
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(user))
+        if (BlockArgument iterArg = loop.getTiedLoopRegionIterArg(&use))
+          worklist.push_back(iterArg);
+      if (!state.getOptions().dynCastBufferizableOp(user)) {
+        if (user->getNumResults() != 0)
+          return true;
+        continue;
+      }
+      for (const bufferization::AliasingValue &alias :
+           state.getAliasingValues(use))
+        worklist.push_back(alias.value);
+    }
+  }
+  return false;
+}
+
+void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
+                                     const bufferization::AnalysisState &state) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  for (Operation &top : func.getFunctionBody().front()) {
+    SmallVector<Operation *> undefined;
+    SmallVector<bufferization::AllocTensorOp> copies;
+    top.walk([&](Operation *op) {
+      if (op == &top || op->getNumResults() != 1)
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (!type || !type.hasStaticShape())
+        return;
+      auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+      if (!isa<tensor::EmptyOp>(op) &&
+          (!alloc || alloc.getSizeHint() || alloc.getMemorySpace()))
+        return;
+      // A copy made for a call stays one: the lowering hands it to the
+      // callee writable.
+      bool isCopy = alloc && alloc.getCopy();
+      if (isCopy &&
+          llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
+        return;
+      if (!isOnlyInBranches(op, &top) &&
+          isCarriedAcrossIterations(op->getResult(0), &top, state))
+        return;
+      if (isCopy)
+        copies.push_back(alloc);
+      else
+        undefined.push_back(op);
+    });
+    for (Operation *op : undefined)
+      op->moveBefore(&top);
+    for (bufferization::AllocTensorOp alloc : copies) {
+      OpBuilder builder(alloc);
+      alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
+          builder, alloc.getLoc(), &top, alloc.getCopy()));
+      alloc.erase();
+    }
+  }
+}

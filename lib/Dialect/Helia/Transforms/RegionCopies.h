@@ -1,0 +1,47 @@
+//===- RegionCopies.h - copies bufferization makes inside regions -*- C++ -*-===//
+//
+// Copy insertion leaves the copies (and the undefined tensors) that One-Shot
+// Bufferize makes inside `scf.if` branches and loop bodies where it made
+// them. The planner counts the buffers of a function's top level: each such
+// buffer moves there when one buffer serves every run of its region, and a
+// loop that carries a copy from one iteration to the next writes it back
+// into the buffer it carries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
+#define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::helia {
+
+/// True when `op`, nested in `top` (an op of a function body), sits only in
+/// regions that run at most once each time `top` runs (`scf.if` branches,
+/// not loop bodies), and that see the values defined before `top`.
+bool isOnlyInBranches(Operation *op, Operation *top);
+
+/// For each copy that copy insertion made for a value an `scf.for` yields
+/// (`alloc_tensor copy(%v)` used only by the yield: the value is stored in
+/// a buffer the loop does not carry, e.g. a temporary hoisted before the
+/// loop), writes the value back into the iter_arg instead, right before the
+/// yield: one slot for the carried value plus the temporary, instead of a
+/// buffer per iteration. Returns true if it changed anything (the module
+/// must then be analysed again: the loop now writes into its iter_arg).
+bool copyYieldsIntoIterArgs(FunctionOpInterface func);
+
+/// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without a
+/// copy) and copies (`alloc_tensor copy(%v)`, except those handed to a
+/// call) created inside a region, whose value lives no longer than one run
+/// of that region (a branch, or an iteration of each loop around it: no
+/// enclosing loop yields it), move to the top level: the undefined storage
+/// before its top-level op, a copy as a `linalg.copy` into a `tensor.empty`
+/// there. One buffer the planner counts serves every run. `state` answers
+/// which values a use stores its operand in.
+void hoistRegionStorage(FunctionOpInterface func,
+                        const bufferization::AnalysisState &state);
+
+} // namespace mlir::helia
+
+#endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
