@@ -502,7 +502,7 @@ def depthwise(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
 
 
 def fully_connected(t="i8", in_shape=(2, 16), units=5, keep=False,
-                    act="NONE", per_tensor=False):
+                    act="NONE", per_tensor=False, bias=True):
     def build(m):
         depth = in_shape[-1]
         rows = 1
@@ -530,16 +530,18 @@ def fully_connected(t="i8", in_shape=(2, 16), units=5, keep=False,
                          else quant(in_s * ws[0]),
                          m.rs.randint(-3000, 3000, size=units))
             y = m.output(out_shape, "i8", act_q(m, acc_scale(in_s, ws, depth)))
-        m.op("FULLY_CONNECTED", [x, w, b], [y], opts,
+        m.op("FULLY_CONNECTED", [x, w, b if bias else -1], [y], opts,
              version=4 if t == "i8" else 1)
     return build
 
 
 def transpose_conv(t="i8", k=3, stride=2, padding="SAME", hw=(4, 4), cin=3,
-                   cout=2, bias=True):
+                   cout=2, bias=True, out_hw=None):
     def build(m):
         ih, iw = hw
-        if padding == "SAME":
+        if out_hw:
+            oh, ow = out_hw
+        elif padding == "SAME":
             oh, ow = ih * stride, iw * stride
         else:
             oh, ow = (ih - 1) * stride + k, (iw - 1) * stride + k
@@ -585,7 +587,8 @@ def pool(name, t="i8", k=3, stride=2, padding="SAME", act="NONE", hw=(9, 9),
     return build
 
 
-def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE"):
+def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE",
+           const=False):
     def build(m):
         out = [max(x, y) for x, y in zip((1,) * (len(b) - len(a)) + tuple(a),
                                          (1,) * (len(a) - len(b)) + tuple(b))]
@@ -608,7 +611,10 @@ def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE"):
             q1, q2 = act_q(m), act_q(m)
             s1, s2 = q1["scale"][0], q2["scale"][0]
             x1 = m.input(list(a), "i8", q1)
-            x2 = m.input(list(b), "i8", q2)
+            if const:
+                x2 = m.tensor(list(b), "i8", q2, m.rs.randint(-128, 128, size=b))
+            else:
+                x2 = m.input(list(b), "i8", q2)
             so = (s1 * s2 * 128 / 2) if name == "MUL" else (s1 + s2) * 0.8
             y = m.output(out, "i8", act_q(m, so))
         m.op(name, [x1, x2], [y], opts, version=2 if t != "f32" else 1)
@@ -806,6 +812,7 @@ CASES = [
     ("dwconv_i8_mult3_valid", depthwise(mult=3, padding="VALID", cin=2)),
     ("dwconv_i8_dilation2", depthwise(dilation=2)),
     ("dwconv_i8_stride2_relu6", depthwise(stride=2, act="RELU6", hw=(9, 9))),
+    ("dwconv_i8_stride2_dilation2", depthwise(stride=2, dilation=2, hw=(10, 9))),
     ("dwconv_f32_mult2_dilation2", depthwise(t="f32", mult=2, dilation=2)),
     ("fc_i8", fully_connected()),
     ("fc_i8_per_tensor", fully_connected(per_tensor=True)),
@@ -814,10 +821,15 @@ CASES = [
     ("fc_i8_3d_per_tensor", fully_connected(in_shape=(2, 3, 16), per_tensor=True)),
     ("fc_i8_relu", fully_connected(act="RELU")),
     ("fc_i8_per_tensor_relu6", fully_connected(act="RELU6", per_tensor=True)),
+    ("fc_i8_per_tensor_nobias", fully_connected(per_tensor=True, bias=False)),
     ("fc_f32_3d_keep_dims", fully_connected(t="f32", in_shape=(2, 3, 16), keep=True)),
     ("tconv_i8_stride2_same", transpose_conv()),
     ("tconv_i8_stride2_valid", transpose_conv(padding="VALID")),
     ("tconv_i8_stride1_same_nobias", transpose_conv(stride=1, bias=False)),
+    ("tconv_i8_stride2_same_nobias", transpose_conv(bias=False)),
+    ("tconv_i8_stride2_valid_nobias", transpose_conv(bias=False, padding="VALID")),
+    ("tconv_i8_stride2_same_odd", transpose_conv(bias=False, out_hw=(7, 8))),
+    ("tconv_i8_stride2_same_odd_bias", transpose_conv(out_hw=(7, 7), k=4)),
     ("tconv_f32_stride2_same", transpose_conv(t="f32")),
     ("tconv_f32_stride2_valid", transpose_conv(t="f32", padding="VALID", k=2)),
     # Pooling.
@@ -835,6 +847,7 @@ CASES = [
     ("add_i8_broadcast", binary("ADD", a=(1, 4, 4, 3), b=(3,))),
     ("add_i8_broadcast_relu", binary("ADD", a=(1, 4, 1, 3), b=(1, 1, 5, 3), act="RELU")),
     ("add_i8_relu6", binary("ADD", act="RELU6")),
+    ("add_i8_const_broadcast", binary("ADD", b=(1, 1, 4, 3), const=True)),
     ("add_i16", binary("ADD", t="i16")),
     ("add_f32_broadcast_relu6", binary("ADD", t="f32", b=(1, 1, 1, 3), act="RELU6")),
     ("sub_i8_broadcast", binary("SUB", b=(1, 4, 1, 1))),
@@ -869,6 +882,7 @@ CASES = [
     ("quantize_f32_to_i16", quantize("f32", "i16")),
     ("quantize_i8_to_i8", quantize("i8", "i8")),
     ("quantize_i16_to_i8", quantize("i16", "i8")),
+    ("quantize_i8_to_i16", quantize("i8", "i16")),
     ("dequantize_i8", dequantize("i8")),
     ("dequantize_i16", dequantize("i16")),
     # Reductions and data movement.
@@ -909,6 +923,9 @@ CASES = [
 # Arm NN's known deviations from TFLite, by case: the reference is numpy.
 ARMNN_DEVIATES = {
     "pad_i8": "Arm NN pads int8 with 0, TFLite (pad.cc) with the output zero point",
+    # Arm NN's result is the first 7 rows of TFLite's for an 8-row output.
+    "tconv_i8_stride2_same_odd": "Arm NN pads SAME as if the output were "
+    "input x stride, TFLite from the output shape",
 }
 
 
@@ -1263,7 +1280,7 @@ def armnn_reference(args, path, samples, work, name):
                        for s in samples]}
     key = hashlib.sha256(open(path, "rb").read() +
                          json.dumps(spec["inputs"]).encode()).hexdigest()
-    cache_dir = os.path.join(args.build, "tflite", "ops-reference")
+    cache_dir = args.cache or os.path.join(args.build, "tflite", "ops-reference")
     cache = os.path.join(cache_dir, key + ".json")
     if os.path.exists(cache):
         try:
@@ -1420,6 +1437,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=600, help="seconds per tool run")
+    ap.add_argument("--cache", help="where Arm NN's outputs are cached "
+                    "(default BUILD/tflite/ops-reference)")
     ap.add_argument("--keep", help="keep the models and work files in this directory")
     ap.add_argument("--no-armnn", action="store_true",
                     help="check planned == plain only")
