@@ -436,7 +436,7 @@ def acc_scale(in_s, w_scales, taps, wide=False):
 #
 # Each case is (name, builder); a builder fills a Model.
 
-def conv2d(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
+def conv2d(t="i8", n=1, k=3, stride=1, dilation=1, padding="SAME", act="NONE",
            hw=(9, 9), cin=3, cout=4, bias=True):
     def build(m):
         np = m.np
@@ -449,27 +449,27 @@ def conv2d(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
                                   "dilation_w_factor": dilation,
                                   "dilation_h_factor": dilation})
         if t == "f32":
-            x = m.input([1, ih, iw, cin], "f32")
+            x = m.input([n, ih, iw, cin], "f32")
             w = m.tensor([cout, k, k, cin], "f32",
                          data=m.rs.normal(0, 0.3, size=(cout, k, k, cin)))
             b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
-            y = m.output([1, oh, ow, cout], "f32")
+            y = m.output([n, oh, ow, cout], "f32")
         else:
             xq = act_q(m)
             wv, ws = weights_i8(m, (cout, k, k, cin), 0)
-            x = m.input([1, ih, iw, cin], "i8", xq)
+            x = m.input([n, ih, iw, cin], "i8", xq)
             w = m.tensor([cout, k, k, cin], "i8", per_channel(ws, 0), wv)
             in_s = xq["scale"][0]
             b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
                          m.rs.randint(-3000, 3000, size=cout))
-            y = m.output([1, oh, ow, cout], "i8",
+            y = m.output([n, oh, ow, cout], "i8",
                          act_q(m, acc_scale(in_s, ws, k * k * cin)))
         m.op("CONV_2D", [x, w, b if bias else -1], [y], opts,
              version=2 if t == "i8" else 1)
     return build
 
 
-def depthwise(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
+def depthwise(t="i8", n=1, k=3, stride=1, dilation=1, padding="SAME", act="NONE",
               hw=(8, 8), cin=3, mult=1):
     def build(m):
         ih, iw = hw
@@ -481,20 +481,20 @@ def depthwise(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
             "depth_multiplier": mult, "fused_activation_function": act,
             "dilation_w_factor": dilation, "dilation_h_factor": dilation})
         if t == "f32":
-            x = m.input([1, ih, iw, cin], "f32")
+            x = m.input([n, ih, iw, cin], "f32")
             w = m.tensor([1, k, k, cout], "f32",
                          data=m.rs.normal(0, 0.3, size=(1, k, k, cout)))
             b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
-            y = m.output([1, oh, ow, cout], "f32")
+            y = m.output([n, oh, ow, cout], "f32")
         else:
             xq = act_q(m)
             wv, ws = weights_i8(m, (1, k, k, cout), 3)
-            x = m.input([1, ih, iw, cin], "i8", xq)
+            x = m.input([n, ih, iw, cin], "i8", xq)
             w = m.tensor([1, k, k, cout], "i8", per_channel(ws, 3), wv)
             in_s = xq["scale"][0]
             b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
                          m.rs.randint(-3000, 3000, size=cout))
-            y = m.output([1, oh, ow, cout], "i8",
+            y = m.output([n, oh, ow, cout], "i8",
                          act_q(m, acc_scale(in_s, ws, k * k)))
         m.op("DEPTHWISE_CONV_2D", [x, w, b], [y], opts,
              version=2 if t == "i8" else 1)
@@ -502,40 +502,41 @@ def depthwise(t="i8", k=3, stride=1, dilation=1, padding="SAME", act="NONE",
 
 
 def fully_connected(t="i8", in_shape=(2, 16), units=5, keep=False,
-                    act="NONE", per_tensor=False, bias=True):
+                    act="NONE", per_tensor=False, bias=True, depth=None):
     def build(m):
-        depth = in_shape[-1]
-        rows = 1
-        for d in in_shape[:-1]:
-            rows *= d
+        depth_ = depth or in_shape[-1]
+        total = 1
+        for d in in_shape:
+            total *= d
+        rows = total // depth_
         out_shape = list(in_shape[:-1]) + [units] if keep else [rows, units]
         opts = ("FullyConnectedOptions", {"fused_activation_function": act,
                                           "keep_num_dims": keep})
         if t == "f32":
             x = m.input(list(in_shape), "f32")
-            w = m.tensor([units, depth], "f32",
-                         data=m.rs.normal(0, 0.3, size=(units, depth)))
+            w = m.tensor([units, depth_], "f32",
+                         data=m.rs.normal(0, 0.3, size=(units, depth_)))
             b = m.tensor([units], "f32", data=m.rs.normal(0, 0.5, size=units))
             y = m.output(out_shape, "f32")
         else:
             xq = act_q(m)
-            wv, ws = weights_i8(m, (units, depth), 0)
+            wv, ws = weights_i8(m, (units, depth_), 0)
             if per_tensor:
                 ws = ws[:1]
             x = m.input(list(in_shape), "i8", xq)
-            w = m.tensor([units, depth], "i8", per_channel(ws, 0), wv)
+            w = m.tensor([units, depth_], "i8", per_channel(ws, 0), wv)
             in_s = xq["scale"][0]
             b = m.tensor([units], "i32",
                          per_channel([in_s * s for s in ws], 0) if not per_tensor
                          else quant(in_s * ws[0]),
                          m.rs.randint(-3000, 3000, size=units))
-            y = m.output(out_shape, "i8", act_q(m, acc_scale(in_s, ws, depth)))
+            y = m.output(out_shape, "i8", act_q(m, acc_scale(in_s, ws, depth_)))
         m.op("FULLY_CONNECTED", [x, w, b if bias else -1], [y], opts,
              version=4 if t == "i8" else 1)
     return build
 
 
-def transpose_conv(t="i8", k=3, stride=2, padding="SAME", hw=(4, 4), cin=3,
+def transpose_conv(t="i8", n=1, k=3, stride=2, padding="SAME", hw=(4, 4), cin=3,
                    cout=2, bias=True, out_hw=None):
     def build(m):
         ih, iw = hw
@@ -545,32 +546,32 @@ def transpose_conv(t="i8", k=3, stride=2, padding="SAME", hw=(4, 4), cin=3,
             oh, ow = ih * stride, iw * stride
         else:
             oh, ow = (ih - 1) * stride + k, (iw - 1) * stride + k
-        shape = m.const_i32([1, oh, ow, cout])
+        shape = m.const_i32([n, oh, ow, cout])
         opts = ("TransposeConvOptions", {"padding": padding, "stride_w": stride,
                                          "stride_h": stride})
         if t == "f32":
             w = m.tensor([cout, k, k, cin], "f32",
                          data=m.rs.normal(0, 0.3, size=(cout, k, k, cin)))
-            x = m.input([1, ih, iw, cin], "f32")
+            x = m.input([n, ih, iw, cin], "f32")
             b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
-            y = m.output([1, oh, ow, cout], "f32")
+            y = m.output([n, oh, ow, cout], "f32")
         else:
             xq = act_q(m)
             wv, ws = weights_i8(m, (cout, k, k, cin), 0)
             w = m.tensor([cout, k, k, cin], "i8", per_channel(ws, 0), wv)
-            x = m.input([1, ih, iw, cin], "i8", xq)
+            x = m.input([n, ih, iw, cin], "i8", xq)
             in_s = xq["scale"][0]
             b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
                          m.rs.randint(-3000, 3000, size=cout))
             taps = max(1, (k * k * cin) // (stride * stride))
-            y = m.output([1, oh, ow, cout], "i8",
+            y = m.output([n, oh, ow, cout], "i8",
                          act_q(m, acc_scale(in_s, ws, taps)))
         m.op("TRANSPOSE_CONV", [shape, w, x] + ([b] if bias else []), [y],
              opts, version=3 if bias else 2)
     return build
 
 
-def pool(name, t="i8", k=3, stride=2, padding="SAME", act="NONE", hw=(9, 9),
+def pool(name, t="i8", n=1, k=3, stride=2, padding="SAME", act="NONE", hw=(9, 9),
          c=3):
     def build(m):
         ih, iw = hw
@@ -580,9 +581,9 @@ def pool(name, t="i8", k=3, stride=2, padding="SAME", act="NONE", hw=(9, 9),
                                   "stride_h": stride, "filter_width": k,
                                   "filter_height": k,
                                   "fused_activation_function": act})
-        q = act_q(m) if t == "i8" else None
-        x = m.input([1, ih, iw, c], t, q)
-        y = m.output([1, oh, ow, c], t, q)
+        q = act_q(m) if t == "i8" else quant(3e-4) if t == "i16" else None
+        x = m.input([n, ih, iw, c], t, q)
+        y = m.output([n, oh, ow, c], t, q)
         m.op(name, [x], [y], opts, version=2 if t == "i8" else 1)
     return build
 
@@ -645,8 +646,9 @@ def same_q(m, iq):
 
 def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10)):
     def build(m):
-        iq = act_q(m, 0.04) if t == "i8" else None
-        oq = {"i8": quant(1 / 256, -128), "i16": quant(1 / 65536, -32768),
+        iq = act_q(m, 0.04) if t == "i8" else quant(3e-4) if t == "i16" else None
+        oq = {"i8": quant(1 / 256, -128),
+              "i16": quant(1 / 65536, -32768) if t == "i8" else quant(1 / 32768),
               "f32": None}[out_t]
         x = m.input(list(shape), t, iq)
         y = m.output(list(shape), out_t, oq)
@@ -659,10 +661,10 @@ def mean(t="i8", shape=(1, 5, 6, 4), axes=(1, 2), keep=True):
     def build(m):
         out = [1 if d in axes else n for d, n in enumerate(shape)] if keep else \
             [n for d, n in enumerate(shape) if d not in axes]
-        q = act_q(m) if t == "i8" else None
+        q = act_q(m) if t == "i8" else quant(3e-4) if t == "i16" else None
         x = m.input(list(shape), t, q)
         a = m.const_i32(list(axes))
-        y = m.output(out, t, act_q(m) if t == "i8" else None)
+        y = m.output(out, t, act_q(m) if t == "i8" else quant(2e-4) if t == "i16" else None)
         m.op("MEAN", [x, a], [y], ("ReducerOptions", {"keep_dims": keep}),
              version=2 if t == "i8" else 1)
     return build
@@ -797,6 +799,8 @@ CASES = [
     # Convolutions.
     ("conv2d_i8_same", conv2d()),
     ("conv2d_i8_valid", conv2d(padding="VALID")),
+    ("conv2d_i8_batch2_stride2", conv2d(n=2, stride=2, act="RELU")),
+    ("conv2d_i8_stride2_valid_remainder", conv2d(padding="VALID", stride=2, hw=(8, 10))),
     ("conv2d_i8_stride2_same", conv2d(stride=2)),
     ("conv2d_i8_stride2_same_even", conv2d(stride=2, hw=(8, 8))),
     ("conv2d_i8_dilation2_same", conv2d(dilation=2)),
@@ -809,6 +813,7 @@ CASES = [
     ("conv2d_f32_stride2_dilation2", conv2d(t="f32", stride=2, dilation=2, act="RELU6")),
     ("dwconv_i8_same", depthwise()),
     ("dwconv_i8_mult2", depthwise(mult=2)),
+    ("dwconv_i8_batch2_mult2", depthwise(n=2, mult=2, stride=2)),
     ("dwconv_i8_mult3_valid", depthwise(mult=3, padding="VALID", cin=2)),
     ("dwconv_i8_dilation2", depthwise(dilation=2)),
     ("dwconv_i8_stride2_relu6", depthwise(stride=2, act="RELU6", hw=(9, 9))),
@@ -819,6 +824,7 @@ CASES = [
     ("fc_i8_3d", fully_connected(in_shape=(2, 3, 16))),
     ("fc_i8_3d_keep_dims", fully_connected(in_shape=(2, 3, 16), keep=True)),
     ("fc_i8_3d_per_tensor", fully_connected(in_shape=(2, 3, 16), per_tensor=True)),
+    ("fc_i8_flatten_per_tensor", fully_connected(in_shape=(1, 2, 8), depth=16, per_tensor=True)),
     ("fc_i8_relu", fully_connected(act="RELU")),
     ("fc_i8_per_tensor_relu6", fully_connected(act="RELU6", per_tensor=True)),
     ("fc_i8_per_tensor_nobias", fully_connected(per_tensor=True, bias=False)),
@@ -827,6 +833,7 @@ CASES = [
     ("tconv_i8_stride2_valid", transpose_conv(padding="VALID")),
     ("tconv_i8_stride1_same_nobias", transpose_conv(stride=1, bias=False)),
     ("tconv_i8_stride2_same_nobias", transpose_conv(bias=False)),
+    ("tconv_i8_batch2_stride2_nobias", transpose_conv(n=2, bias=False)),
     ("tconv_i8_stride2_valid_nobias", transpose_conv(bias=False, padding="VALID")),
     ("tconv_i8_stride2_same_odd", transpose_conv(bias=False, out_hw=(7, 8))),
     ("tconv_i8_stride2_same_odd_bias", transpose_conv(out_hw=(7, 7), k=4)),
@@ -834,14 +841,20 @@ CASES = [
     ("tconv_f32_stride2_valid", transpose_conv(t="f32", padding="VALID", k=2)),
     # Pooling.
     ("maxpool_i8_3x3_s2_same", pool("MAX_POOL_2D")),
+    ("maxpool_i8_batch2", pool("MAX_POOL_2D", n=2)),
     ("maxpool_i8_2x2_valid", pool("MAX_POOL_2D", k=2, padding="VALID", hw=(8, 8))),
+    ("maxpool_i8_2x2_valid_remainder", pool("MAX_POOL_2D", k=2, padding="VALID", hw=(7, 9))),
     ("maxpool_i8_relu6", pool("MAX_POOL_2D", act="RELU6")),
     ("maxpool_f32_3x3_s2_same", pool("MAX_POOL_2D", t="f32")),
+    ("maxpool_i16_3x3_s2_same", pool("MAX_POOL_2D", t="i16")),
     ("avgpool_i8_3x3_s2_same", pool("AVERAGE_POOL_2D")),
+    ("avgpool_i8_batch2", pool("AVERAGE_POOL_2D", n=2)),
     ("avgpool_i8_3x3_s1_same", pool("AVERAGE_POOL_2D", stride=1, hw=(6, 7))),
     ("avgpool_i8_2x2_valid", pool("AVERAGE_POOL_2D", k=2, padding="VALID", hw=(8, 8))),
+    ("avgpool_i8_3x3_s2_valid_remainder", pool("AVERAGE_POOL_2D", padding="VALID", hw=(8, 10))),
     ("avgpool_i8_relu", pool("AVERAGE_POOL_2D", act="RELU")),
     ("avgpool_f32_3x3_s2_same", pool("AVERAGE_POOL_2D", t="f32")),
+    ("avgpool_i16_3x3_s2_same", pool("AVERAGE_POOL_2D", t="i16")),
     # Elementwise.
     ("add_i8", binary("ADD")),
     ("add_i8_broadcast", binary("ADD", a=(1, 4, 4, 3), b=(3,))),
@@ -852,9 +865,11 @@ CASES = [
     ("add_f32_broadcast_relu6", binary("ADD", t="f32", b=(1, 1, 1, 3), act="RELU6")),
     ("sub_i8_broadcast", binary("SUB", b=(1, 4, 1, 1))),
     ("sub_i8_relu", binary("SUB", act="RELU")),
+    ("sub_i16_broadcast", binary("SUB", t="i16", b=(1, 1, 4, 3))),
     ("sub_f32_broadcast", binary("SUB", t="f32", a=(4, 1), b=(1, 4, 4, 3))),
     ("mul_i8", binary("MUL")),
     ("mul_i8_broadcast_relu", binary("MUL", b=(1, 1, 1, 3), act="RELU")),
+    ("mul_i8_relu6", binary("MUL", act="RELU6")),
     ("mul_i16", binary("MUL", t="i16")),
     ("mul_f32_broadcast", binary("MUL", t="f32", b=(3,))),
     ("logistic_i8", unary("LOGISTIC", in_q=lambda m: act_q(m, 0.06),
@@ -862,6 +877,8 @@ CASES = [
     ("logistic_f32", unary("LOGISTIC", t="f32", low=-8.0, high=8.0)),
     ("tanh_i8", unary("TANH", in_q=lambda m: act_q(m, 0.03), out_q=quant(1 / 128, 0))),
     ("tanh_f32", unary("TANH", t="f32", low=-4.0, high=4.0)),
+    ("logistic_i16", unary("LOGISTIC", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
+    ("tanh_i16", unary("TANH", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
     ("relu_i8", unary("RELU", out_q=lambda m, iq: quant(0.02, -128))),
     ("relu_i8_same_q", unary("RELU", out_q=same_q)),
     ("relu_f32", unary("RELU", t="f32")),
@@ -873,11 +890,13 @@ CASES = [
     ("relu_n1_to_1_f32", unary("RELU_N1_TO_1", t="f32")),
     ("leaky_relu_i8", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 0.2}))),
     ("leaky_relu_i8_alpha0.01", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 0.01}))),
+    ("leaky_relu_i8_alpha1.5", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 1.5}))),
     ("leaky_relu_f32", unary("LEAKY_RELU", t="f32", options=("LeakyReluOptions", {"alpha": 0.2}))),
     ("softmax_i8", softmax()),
     ("softmax_i8_beta0.5", softmax(beta=0.5)),
     ("softmax_i8_to_i16", softmax(out_t="i16")),
     ("softmax_f32_beta2", softmax(t="f32", out_t="f32", beta=2.0)),
+    ("softmax_i16", softmax(t="i16", out_t="i16")),
     ("quantize_f32_to_i8", quantize("f32", "i8")),
     ("quantize_f32_to_i16", quantize("f32", "i16")),
     ("quantize_i8_to_i8", quantize("i8", "i8")),
@@ -888,8 +907,10 @@ CASES = [
     # Reductions and data movement.
     ("mean_i8_hw_keep", mean()),
     ("mean_i8_c", mean(axes=(3,), keep=False)),
+    ("mean_i8_3d_axis1", mean(shape=(2, 5, 6), axes=(1,), keep=False)),
     ("mean_i8_hwc_7x7", mean(shape=(1, 7, 7, 3), axes=(1, 2))),
     ("mean_f32_hw_keep", mean(t="f32")),
+    ("mean_i16_hw_keep", mean(t="i16")),
     ("concat_i8_axis3", concat()),
     ("concat_i8_axis1_three", concat(shapes=((1, 2, 4, 2), (1, 3, 4, 2), (1, 1, 4, 2)), axis=1)),
     ("concat_f32_axis0", concat(t="f32", shapes=((2, 5), (3, 5)), axis=0)),
