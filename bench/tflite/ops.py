@@ -12,14 +12,19 @@ imported with `helia-translate --import-tflite`, lowered planned
 (helia-memory-pipeline) and plain (One-Shot Bufferize), JIT-run with
 mlir-runner (the harness of bench/tflite/run.py).
 
-Per model: the largest difference to Arm NN (LSB for integer outputs,
-max |a - b| / max |b| for float ones) and whether planned == plain bit for
-bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes quantized
-operators in float), 1e-5 relative for float. Without pyarmnn only
-planned == plain is checked (and said so).
+Where Arm NN rejects a model, or deviates from TFLite's kernel
+(ARMNN_DEVIATES), the reference is a numpy transcription of TFLite's
+reference kernel (NUMPY_REFS), when there is one; without either, and
+without pyarmnn, only planned == plain is checked (the first line says so).
+
+Per model: the largest difference to the reference (LSB for integer
+outputs, max |a - b| / max |b| for float ones) and whether planned == plain
+bit for bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes
+quantized operators in float), 1e-5 relative for float.
 
 usage: ops.py [--build build] [--models conv2d_i8_same,...] [--count 3]
-              [--seed 0] [-j 2] [--keep DIR] [--list] [--check]
+              [--seed 0] [-j 2] [--cache DIR] [--keep DIR] [--no-armnn]
+              [--list] [--check]
 
 The run ends with `N passed, N failed`; --check exits 1 when anything
 failed.
