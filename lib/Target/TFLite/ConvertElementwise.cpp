@@ -304,8 +304,13 @@ LogicalResult mlir::helia::tflite::convertRelu(OpContext &ctx) {
   if (failed(checkQuantized(ctx, 1)))
     return failure();
   const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
-  if (act == fb::ActivationFunctionType_RELU6) {
-    // TFLite clamps in the input's quantization, without a rescale.
+  if (act == fb::ActivationFunctionType_RELU6 &&
+      qi.getScale() == qo.getScale() &&
+      qi.getZeroPoint() == qo.getZeroPoint()) {
+    // One quantization: TFLite's requantisation is the identity, so the
+    // clamp in the input's quantization (TFLM's kernel) is the same. With
+    // two, TFLite rescales as for RELU and TFLM, which assumes one, would
+    // be wrong.
     int64_t bits = element.getIntOrFloatBitWidth();
     int64_t qmax = (int64_t(1) << (bits - 1)) - 1;
     int64_t qmin = -qmax - 1;

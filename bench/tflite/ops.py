@@ -1,0 +1,1535 @@
+#!/usr/bin/python3
+"""Single-operator TFLite models against Arm NN's reference runtime.
+
+Every model is one TFLite builtin operator on seeded random weights with
+realistic quantization (int8 weights per channel with zero point 0, int8
+activations with nonzero zero points, int16 activations with zero point 0),
+written as flatc JSON against lib/Target/TFLite/TFLiteSchema.fbs and
+converted with `flatc -b`. Each model runs on the same seeded random inputs
+in Arm NN's TfLite parser on CpuRef (one model per /usr/bin/python3 process;
+the outputs are cached in BUILD/tflite/ops-reference) and in helia:
+imported with `helia-translate --import-tflite`, lowered planned
+(helia-memory-pipeline) and plain (One-Shot Bufferize), JIT-run with
+mlir-runner (the harness of bench/tflite/run.py).
+
+Where Arm NN rejects a model, or deviates from TFLite's kernel
+(ARMNN_DEVIATES), the reference is a numpy transcription of TFLite's
+reference kernel (NUMPY_REFS), when there is one; without either, and
+without pyarmnn, only planned == plain is checked (the first line says so).
+
+Per model: the largest difference to the reference (LSB for integer
+outputs, max |a - b| / max |b| for float ones) and whether planned == plain
+bit for bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes
+quantized operators in float), 1e-5 relative for float.
+
+usage: ops.py [--build build] [--models conv2d_i8_same,...] [--count 3]
+              [--seed 0] [-j 2] [--cache DIR] [--keep DIR] [--no-armnn]
+              [--list] [--check]
+
+The run ends with `N passed, N failed`; --check exits 1 when anything
+failed.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+SCHEMA = os.path.join(ROOT, "lib", "Target", "TFLite", "TFLiteSchema.fbs")
+LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+SYSTEM_PYTHON = "/usr/bin/python3"
+TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, "
+        "tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)")
+PLANNED = "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true})"
+PLAIN = ("builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map "
+         "allow-return-allocs-from-loops}, helia-lower-copies)")
+TO_LLVM = ["--convert-vector-to-scf", "--convert-linalg-to-loops",
+           "--lower-affine", "--convert-scf-to-cf",
+           "--expand-strided-metadata", "--lower-affine",
+           "--convert-vector-to-llvm", "--finalize-memref-to-llvm",
+           "--convert-math-to-llvm", "--convert-math-to-libm",
+           "--convert-to-llvm", "--reconcile-unrealized-casts"]
+RUNNER_LIBS = [os.path.join(LLVM, "lib", "libmlir_runner_utils.so"),
+               os.path.join(LLVM, "lib", "libmlir_c_runner_utils.so"),
+               "/lib/x86_64-linux-gnu/libm.so.6"]
+FLOAT_RTOL = 1e-5
+QUANT_LSB = 1
+
+
+class Failure(Exception):
+    """A failure of one model, reported in its row."""
+
+
+# --- Tools and harness (as bench/tflite/run.py) ----------------------------
+
+def first_error(text):
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for l in lines:
+        if "error" in l.lower():
+            return l
+    return lines[0] if lines else "(no output)"
+
+
+def run(cmd, stdin=None, timeout=600, what=None, env=None):
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True,
+                           timeout=timeout, env=env)
+    except FileNotFoundError:
+        raise Failure(f"{cmd[0]} not found")
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what or os.path.basename(cmd[0])}: timed out after {timeout} s")
+    if p.returncode < 0:
+        # A crash: LLVM's stack dump says nothing about the model.
+        raise Failure(f"{what or os.path.basename(cmd[0])}: crashed (signal {-p.returncode})")
+    if p.returncode != 0:
+        err = p.stderr.decode(errors="replace")
+        raise Failure(f"{what or os.path.basename(cmd[0])}: "
+                      f"{first_error(err)[:300]} (exit {p.returncode})")
+    return p.stdout
+
+
+def sha256(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def function_name(path):
+    """The importer's default function name for a file."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = re.sub(r"[^A-Za-z0-9_]", "_", stem)
+    return "m_" + name if name[:1].isdigit() else name
+
+
+
+def split_top(text, sep=","):
+    """Splits at `sep` outside <>, (), [], {} and strings."""
+    parts, depth, cur, quote = [], 0, [], False
+    for c in text:
+        if c == '"':
+            quote = not quote
+        if not quote:
+            if c in "<([{":
+                depth += 1
+            elif c in ">)]}":
+                depth -= 1
+            elif c == sep and depth == 0:
+                parts.append("".join(cur))
+                cur = []
+                continue
+        cur.append(c)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def balanced(text, start):
+    """Index after the bracket group that opens at text[start]."""
+    open_, close = text[start], {"(": ")", "<": ">", "{": "}", "[": "]"}[text[start]]
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == open_:
+            depth += 1
+        elif text[i] == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise Failure("unbalanced brackets in the imported function's signature")
+
+
+TENSOR = re.compile(r"tensor<([0-9x]*?)x?(i1|i8|i16|i32|i64|f16|f32|f64)>|tensor<(i1|i8|i16|i32|i64|f16|f32|f64)>")
+
+
+def parse_tensor(text):
+    m = TENSOR.search(text)
+    if not m:
+        raise Failure(f"not a ranked tensor of a known element type: {text.strip()[:80]}")
+    if m.group(3):
+        return [], m.group(3)
+    dims = [int(d) for d in m.group(1).split("x") if d] if m.group(1) else []
+    return dims, m.group(2)
+
+
+def signature(text, name):
+    """(argument types, result types) of `func.func @name`; each a (shape,
+    element type)."""
+    m = re.search(r"func\.func\s+(?:public\s+|private\s+)?@" + re.escape(name) + r"\s*\(", text)
+    if not m:
+        names = re.findall(r"func\.func\s+(?:public\s+)?@([\w$.]+)\s*\(", text)
+        if len(names) != 1:
+            raise Failure(f"no func.func @{name} in the imported module "
+                          f"(functions: {', '.join(names) or 'none'})")
+        name = names[0]
+        m = re.search(r"func\.func\s+(?:public\s+)?@" + re.escape(name) + r"\s*\(", text)
+    open_ = m.end() - 1
+    close = balanced(text, open_)
+    args = [parse_tensor(a.split(":", 1)[1]) for a in split_top(text[open_ + 1:close - 1])]
+    rest = text[close:]
+    results = []
+    r = re.match(r"\s*->\s*", rest)
+    if r:
+        rest = rest[r.end():]
+        if rest.startswith("("):
+            end = balanced(rest, 0)
+            results = [parse_tensor(t) for t in split_top(rest[1:end - 1])]
+        else:
+            t = re.match(r"tensor<[^>]*>", rest)
+            if not t:
+                raise Failure("the model's result is not a tensor")
+            results = [parse_tensor(t.group(0))]
+    return name, args, results
+
+
+def ttype(shape, elt):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elt + ">"
+
+
+def elements(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+ELT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "f32": 4, "f64": 8}
+INT_FORMAT = {"i8": "b", "i16": "h", "i32": "i", "i64": "q"}
+
+
+def to_hex(values, elt):
+    """dense<"0x..."> bytes of integer values (little-endian)."""
+    fmt = INT_FORMAT[elt]
+    try:
+        return struct.pack("<%d%s" % (len(values), fmt), *values).hex().upper()
+    except struct.error as e:
+        raise Failure(f"an input value does not fit {elt}: {e}")
+
+
+def print_function(idx, shape, elt):
+    """An unplanned function that prints a result as one line of i32s."""
+    n = elements(shape)
+    t = ttype(shape, elt)
+    flat = f"tensor<{n}x{elt}>"
+    lines = [f"  func.func @__print{idx}(%t: {t}) attributes {{helia.unplanned}} {{",
+             "    %c0 = arith.constant 0 : index",
+             "    %c1 = arith.constant 1 : index",
+             f"    %last = arith.constant {n - 1} : index"]
+    if len(shape) == 0:
+        lines.append(f"    %f = tensor.expand_shape %t [] output_shape [1] : {t} into {flat}")
+    elif len(shape) == 1:
+        lines.append(f"    %f = tensor.cast %t : {t} to {flat}")
+    else:
+        lines.append(f"    %f = tensor.collapse_shape %t [[{', '.join(str(i) for i in range(len(shape)))}]] : {t} into {flat}")
+
+    def convert(v, out):
+        if elt in ("i8", "i16"):
+            return [f"      {out} = arith.extsi {v} : {elt} to i32"]
+        if elt == "i1":
+            return [f"      {out} = arith.extui {v} : i1 to i32"]
+        if elt == "i32":
+            return [f"      {out} = arith.addi {v}, %zero : i32"]
+        if elt == "f32":
+            return [f"      {out} = arith.bitcast {v} : f32 to i32"]
+        if elt == "f16":
+            return [f"      {out}h = arith.bitcast {v} : f16 to i16",
+                    f"      {out} = arith.extui {out}h : i16 to i32"]
+        raise Failure(f"cannot print a result of {elt}")
+
+    lines.append("    %zero = arith.constant 0 : i32")
+    lines.append("    scf.for %i = %c0 to %last step %c1 {")
+    lines.append(f"      %v = tensor.extract %f[%i] : {flat}")
+    lines += convert("%v", "%w")
+    lines.append("      vector.print %w : i32 punctuation <no_punctuation>")
+    lines.append("      vector.print punctuation <comma>")
+    lines.append("    }")
+    lines.append(f"      %v = tensor.extract %f[%last] : {flat}")
+    lines += convert("%v", "%w")
+    lines.append("      vector.print %w : i32")
+    lines.append("    return")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
+def harness(text, name, args, results, samples, dealloc=True):
+    """The imported module with an @main that calls @name once per sample
+    (samples: [[hex bytes of each argument]]) and prints every result.
+
+    dealloc: give each result back after printing it. Planned, every result
+    that host code sees is its own copy (docs/Lowering.md); unplanned, a
+    result may be a constant's global or an argument's buffer, so the plain
+    harness leaves them alone."""
+    body = [f"  func.func @{name}_hydrate_constants() attributes {{helia.unplanned}} {{",
+            "    return", "  }"]
+    for i, (shape, elt) in enumerate(results):
+        body.append(print_function(i, shape, elt))
+    body += ["  func.func @main() attributes {helia.unplanned} {",
+             f"    call @{name}_hydrate_constants() : () -> ()"]
+    arg_types = ", ".join(ttype(*a) for a in args)
+    res_types = ", ".join(ttype(*r) for r in results)
+    for j, sample in enumerate(samples):
+        names = []
+        for k, ((shape, elt), hexbytes) in enumerate(zip(args, sample)):
+            if len(hexbytes) != 2 * elements(shape) * ELT_BYTES[elt]:
+                raise Failure(f"input {k} has {len(hexbytes) // 2} bytes, "
+                              f"the model's argument {ttype(shape, elt)} {elements(shape) * ELT_BYTES[elt]}")
+            body.append(f'    %x{j}_{k} = arith.constant dense<"0x{hexbytes}"> : {ttype(shape, elt)}')
+            names.append(f"%x{j}_{k}")
+        n = len(results)
+        lhs = f"%r{j}:{n} = " if n > 1 else (f"%r{j} = " if n == 1 else "")
+        body.append(f"    {lhs}call @{name}({', '.join(names)}) : ({arg_types}) -> ({res_types})")
+        for i, r in enumerate(results):
+            v = f"%r{j}#{i}" if n > 1 else f"%r{j}"
+            body.append(f"    call @__print{i}({v}) : ({ttype(*r)}) -> ()")
+            # The result's copy goes back to the heap at once: the firmware
+            # runtime's heap is 4 KiB and gives back the last block.
+            if dealloc:
+                body.append(f"    bufferization.dealloc_tensor {v} : {ttype(*r)}")
+    body += ["    return", "  }"]
+    # Attribute and location aliases (`#loc3 = loc(...)`) follow the module.
+    lines = text.rstrip().split("\n")
+    tail = []
+    while lines and (lines[-1].startswith("#") or not lines[-1].strip()):
+        tail.insert(0, lines.pop())
+    module = "\n".join(lines)
+    end = module.rfind("}")
+    if end < 0:
+        raise Failure("the imported text is not a module")
+    return module[:end] + "\n".join(body) + "\n}\n" + "".join(l + "\n" for l in tail)
+
+
+def parse_output(out, expected_lines):
+    """The printed lines of integers (runner noise dropped)."""
+    lines = []
+    for line in out.splitlines():
+        line = line.strip()
+        if not line or not re.fullmatch(r"-?\d+(, -?\d+)*", line):
+            continue
+        lines.append([int(v) for v in line.split(", ")])
+    if len(lines) != expected_lines:
+        raise Failure(f"printed {len(lines)} output lines, expected {expected_lines}")
+    return lines
+
+
+def as_float(bits):
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+
+
+# --- Models ------------------------------------------------------------------
+
+TFL_TYPES = {"f32": "FLOAT32", "i8": "INT8", "i16": "INT16", "i32": "INT32",
+             "i64": "INT64"}
+NP_TYPES = {"f32": "<f4", "i8": "i1", "i16": "<i2", "i32": "<i4", "i64": "<i8"}
+# TFLite's builtin operator codes (schema.fbs).
+CODES = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3,
+         "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6, "FULLY_CONNECTED": 9,
+         "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19,
+         "RELU_N1_TO_1": 20, "RELU6": 21, "RESHAPE": 22, "SOFTMAX": 25,
+         "TANH": 28, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41,
+         "SQUEEZE": 43, "STRIDED_SLICE": 45, "PADV2": 60,
+         "TRANSPOSE_CONV": 67, "EXPAND_DIMS": 70, "LEAKY_RELU": 98,
+         "QUANTIZE": 114}
+
+
+def quant(scale, zp=0):
+    return {"scale": [float(scale)], "zero_point": [int(zp)]}
+
+
+def per_channel(scales, dim):
+    return {"scale": [float(s) for s in scales], "zero_point": [0] * len(scales),
+            "quantized_dimension": dim}
+
+
+class Model:
+    """One operator's model: tensors, buffers (0 is the empty one) and the
+    flatc JSON of the whole."""
+
+    def __init__(self, np, rs):
+        self.np, self.rs = np, rs
+        self.tensors, self.buffers = [], [{}]
+        self.inputs, self.outputs, self.op_json = [], [], None
+        # Per input: (low, high) of its random values.
+        self.ranges = {}
+
+    def tensor(self, shape, t, q=None, data=None):
+        entry = {"shape": [int(d) for d in shape], "type": TFL_TYPES[t],
+                 "name": f"t{len(self.tensors)}", "buffer": 0}
+        if q:
+            entry["quantization"] = q
+        if data is not None:
+            arr = self.np.asarray(data).astype(NP_TYPES[t]).reshape(shape)
+            self.buffers.append({"data": list(arr.tobytes())})
+            entry["buffer"] = len(self.buffers) - 1
+        self.tensors.append(entry)
+        return len(self.tensors) - 1
+
+    def input(self, shape, t, q=None, low=None, high=None):
+        k = self.tensor(shape, t, q)
+        self.inputs.append(k)
+        if low is None:
+            low, high = {"f32": (-2.0, 2.0), "i8": (-128, 127),
+                         "i16": (-32768, 32767)}[t]
+        self.ranges[k] = (low, high)
+        return k
+
+    def output(self, shape, t, q=None):
+        k = self.tensor(shape, t, q)
+        self.outputs.append(k)
+        return k
+
+    def const_i32(self, values, shape=None):
+        values = [int(v) for v in values]
+        return self.tensor(shape or [len(values)], "i32", data=values)
+
+    def op(self, name, ins, outs, options=None, version=1):
+        code = CODES[name]
+        entry = {"opcode_index": 0, "inputs": ins, "outputs": outs}
+        if options:
+            entry["builtin_options_type"], entry["builtin_options"] = options
+        self.code = {"deprecated_builtin_code": min(code, 127),
+                     "builtin_code": code, "version": version}
+        self.op_json = entry
+
+    def json(self):
+        return {"version": 3, "operator_codes": [self.code],
+                "subgraphs": [{"tensors": self.tensors, "inputs": self.inputs,
+                               "outputs": self.outputs,
+                               "operators": [self.op_json], "name": "main"}],
+                "description": "helia bench/tflite/ops.py",
+                "buffers": self.buffers}
+
+
+# Realistic quantization parameters, drawn from the model's generator.
+def act_q(m, scale=None):
+    """int8 activations: a scale near 0.03, a nonzero zero point."""
+    rs = m.rs
+    s = scale if scale is not None else float(rs.uniform(0.02, 0.05))
+    zp = int(rs.randint(-30, 30))
+    return quant(s, zp if zp else 3)
+
+
+def weights_i8(m, shape, dim):
+    """int8 weights over [-127, 127] and their per-channel scales."""
+    w = m.rs.randint(-127, 128, size=shape)
+    scales = m.rs.uniform(0.002, 0.02, size=shape[dim])
+    return w, scales
+
+
+def conv_out(size, k, stride, dilation, padding):
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - eff + stride) // stride
+
+
+def acc_scale(in_s, w_scales, taps, wide=False):
+    """An output scale that spreads a convolution's outputs over the int8
+    range: about 3 standard deviations of the accumulator to 127."""
+    std = (taps ** 0.5) * (18900 if wide else 74) * 73 * in_s * \
+        (sum(w_scales) / len(w_scales))
+    return 3 * std / 127
+
+
+# --- The cases ----------------------------------------------------------------
+#
+# Each case is (name, builder); a builder fills a Model.
+
+def conv2d(t="i8", n=1, k=3, stride=1, dilation=1, padding="SAME", act="NONE",
+           hw=(9, 9), cin=3, cout=4, bias=True):
+    def build(m):
+        np = m.np
+        ih, iw = hw
+        oh = conv_out(ih, k, stride, dilation, padding)
+        ow = conv_out(iw, k, stride, dilation, padding)
+        opts = ("Conv2DOptions", {"padding": padding, "stride_w": stride,
+                                  "stride_h": stride,
+                                  "fused_activation_function": act,
+                                  "dilation_w_factor": dilation,
+                                  "dilation_h_factor": dilation})
+        if t == "f32":
+            x = m.input([n, ih, iw, cin], "f32")
+            w = m.tensor([cout, k, k, cin], "f32",
+                         data=m.rs.normal(0, 0.3, size=(cout, k, k, cin)))
+            b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
+            y = m.output([n, oh, ow, cout], "f32")
+        else:
+            xq = act_q(m)
+            wv, ws = weights_i8(m, (cout, k, k, cin), 0)
+            x = m.input([n, ih, iw, cin], "i8", xq)
+            w = m.tensor([cout, k, k, cin], "i8", per_channel(ws, 0), wv)
+            in_s = xq["scale"][0]
+            b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
+                         m.rs.randint(-3000, 3000, size=cout))
+            y = m.output([n, oh, ow, cout], "i8",
+                         act_q(m, acc_scale(in_s, ws, k * k * cin)))
+        m.op("CONV_2D", [x, w, b if bias else -1], [y], opts,
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def depthwise(t="i8", n=1, k=3, stride=1, dilation=1, padding="SAME", act="NONE",
+              hw=(8, 8), cin=3, mult=1):
+    def build(m):
+        ih, iw = hw
+        cout = cin * mult
+        oh = conv_out(ih, k, stride, dilation, padding)
+        ow = conv_out(iw, k, stride, dilation, padding)
+        opts = ("DepthwiseConv2DOptions", {
+            "padding": padding, "stride_w": stride, "stride_h": stride,
+            "depth_multiplier": mult, "fused_activation_function": act,
+            "dilation_w_factor": dilation, "dilation_h_factor": dilation})
+        if t == "f32":
+            x = m.input([n, ih, iw, cin], "f32")
+            w = m.tensor([1, k, k, cout], "f32",
+                         data=m.rs.normal(0, 0.3, size=(1, k, k, cout)))
+            b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
+            y = m.output([n, oh, ow, cout], "f32")
+        else:
+            xq = act_q(m)
+            wv, ws = weights_i8(m, (1, k, k, cout), 3)
+            x = m.input([n, ih, iw, cin], "i8", xq)
+            w = m.tensor([1, k, k, cout], "i8", per_channel(ws, 3), wv)
+            in_s = xq["scale"][0]
+            b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
+                         m.rs.randint(-3000, 3000, size=cout))
+            y = m.output([n, oh, ow, cout], "i8",
+                         act_q(m, acc_scale(in_s, ws, k * k)))
+        m.op("DEPTHWISE_CONV_2D", [x, w, b], [y], opts,
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def fully_connected(t="i8", in_shape=(2, 16), units=5, keep=False,
+                    act="NONE", per_tensor=False, bias=True, depth=None):
+    def build(m):
+        depth_ = depth or in_shape[-1]
+        total = 1
+        for d in in_shape:
+            total *= d
+        rows = total // depth_
+        out_shape = list(in_shape[:-1]) + [units] if keep else [rows, units]
+        opts = ("FullyConnectedOptions", {"fused_activation_function": act,
+                                          "keep_num_dims": keep})
+        if t == "f32":
+            x = m.input(list(in_shape), "f32")
+            w = m.tensor([units, depth_], "f32",
+                         data=m.rs.normal(0, 0.3, size=(units, depth_)))
+            b = m.tensor([units], "f32", data=m.rs.normal(0, 0.5, size=units))
+            y = m.output(out_shape, "f32")
+        else:
+            xq = act_q(m)
+            wv, ws = weights_i8(m, (units, depth_), 0)
+            if per_tensor:
+                ws = ws[:1]
+            x = m.input(list(in_shape), "i8", xq)
+            w = m.tensor([units, depth_], "i8", per_channel(ws, 0), wv)
+            in_s = xq["scale"][0]
+            b = m.tensor([units], "i32",
+                         per_channel([in_s * s for s in ws], 0) if not per_tensor
+                         else quant(in_s * ws[0]),
+                         m.rs.randint(-3000, 3000, size=units))
+            y = m.output(out_shape, "i8", act_q(m, acc_scale(in_s, ws, depth_)))
+        m.op("FULLY_CONNECTED", [x, w, b if bias else -1], [y], opts,
+             version=4 if t == "i8" else 1)
+    return build
+
+
+def transpose_conv(t="i8", n=1, k=3, stride=2, padding="SAME", hw=(4, 4), cin=3,
+                   cout=2, bias=True, out_hw=None):
+    def build(m):
+        ih, iw = hw
+        if out_hw:
+            oh, ow = out_hw
+        elif padding == "SAME":
+            oh, ow = ih * stride, iw * stride
+        else:
+            oh, ow = (ih - 1) * stride + k, (iw - 1) * stride + k
+        shape = m.const_i32([n, oh, ow, cout])
+        opts = ("TransposeConvOptions", {"padding": padding, "stride_w": stride,
+                                         "stride_h": stride})
+        if t == "f32":
+            w = m.tensor([cout, k, k, cin], "f32",
+                         data=m.rs.normal(0, 0.3, size=(cout, k, k, cin)))
+            x = m.input([n, ih, iw, cin], "f32")
+            b = m.tensor([cout], "f32", data=m.rs.normal(0, 0.5, size=cout))
+            y = m.output([n, oh, ow, cout], "f32")
+        else:
+            xq = act_q(m)
+            wv, ws = weights_i8(m, (cout, k, k, cin), 0)
+            w = m.tensor([cout, k, k, cin], "i8", per_channel(ws, 0), wv)
+            x = m.input([n, ih, iw, cin], "i8", xq)
+            in_s = xq["scale"][0]
+            b = m.tensor([cout], "i32", per_channel([in_s * s for s in ws], 0),
+                         m.rs.randint(-3000, 3000, size=cout))
+            taps = max(1, (k * k * cin) // (stride * stride))
+            y = m.output([n, oh, ow, cout], "i8",
+                         act_q(m, acc_scale(in_s, ws, taps)))
+        m.op("TRANSPOSE_CONV", [shape, w, x] + ([b] if bias else []), [y],
+             opts, version=3 if bias else 2)
+    return build
+
+
+def pool(name, t="i8", n=1, k=3, stride=2, padding="SAME", act="NONE", hw=(9, 9),
+         c=3):
+    def build(m):
+        ih, iw = hw
+        oh = conv_out(ih, k, stride, 1, padding)
+        ow = conv_out(iw, k, stride, 1, padding)
+        opts = ("Pool2DOptions", {"padding": padding, "stride_w": stride,
+                                  "stride_h": stride, "filter_width": k,
+                                  "filter_height": k,
+                                  "fused_activation_function": act})
+        q = act_q(m) if t == "i8" else quant(3e-4) if t == "i16" else None
+        x = m.input([n, ih, iw, c], t, q)
+        y = m.output([n, oh, ow, c], t, q)
+        m.op(name, [x], [y], opts, version=2 if t == "i8" else 1)
+    return build
+
+
+def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE",
+           const=False):
+    def build(m):
+        out = [max(x, y) for x, y in zip((1,) * (len(b) - len(a)) + tuple(a),
+                                         (1,) * (len(a) - len(b)) + tuple(b))]
+        opt_name = {"ADD": "AddOptions", "SUB": "SubOptions",
+                    "MUL": "MulOptions"}[name]
+        opts = (opt_name, {"fused_activation_function": act})
+        if t == "f32":
+            x1 = m.input(list(a), "f32")
+            x2 = m.input(list(b), "f32")
+            y = m.output(out, "f32")
+        elif t == "i16":
+            s1, s2 = m.rs.uniform(1e-4, 3e-4, size=2)
+            x1 = m.input(list(a), "i16", quant(s1))
+            x2 = m.input(list(b), "i16", quant(s2))
+            so = (s1 * s2 * 32768 / 2) if name == "MUL" else (s1 + s2) * 0.8
+            y = m.output(out, "i16", quant(so))
+            if name != "MUL":
+                opts[1]["pot_scale_int16"] = False
+        else:
+            q1, q2 = act_q(m), act_q(m)
+            s1, s2 = q1["scale"][0], q2["scale"][0]
+            x1 = m.input(list(a), "i8", q1)
+            if const:
+                x2 = m.tensor(list(b), "i8", q2, m.rs.randint(-128, 128, size=b))
+            else:
+                x2 = m.input(list(b), "i8", q2)
+            so = (s1 * s2 * 128 / 2) if name == "MUL" else (s1 + s2) * 0.8
+            y = m.output(out, "i8", act_q(m, so))
+        m.op(name, [x1, x2], [y], opts, version=2 if t != "f32" else 1)
+    return build
+
+
+def unary(name, t="i8", shape=(2, 3, 8), out_q=None, in_q=None, options=None,
+          low=None, high=None, out_t=None, version=None):
+    """One input and one output of the same shape."""
+    def build(m):
+        ot = out_t or t
+        iq = in_q(m) if callable(in_q) else in_q
+        if iq is None and t == "i8":
+            iq = act_q(m)
+        oq = out_q(m, iq) if callable(out_q) else out_q
+        if oq is None and ot == "i8":
+            oq = act_q(m)
+        x = m.input(list(shape), t, iq, low, high)
+        y = m.output(list(shape), ot, oq)
+        m.op(name, [x], [y], options,
+             version=version or (2 if "i8" in (t, ot) else 1))
+    return build
+
+
+def same_q(m, iq):
+    return iq
+
+
+def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10)):
+    def build(m):
+        iq = act_q(m, 0.04) if t == "i8" else quant(3e-4) if t == "i16" else None
+        oq = {"i8": quant(1 / 256, -128),
+              "i16": quant(1 / 65536, -32768) if t == "i8" else quant(1 / 32768),
+              "f32": None}[out_t]
+        x = m.input(list(shape), t, iq)
+        y = m.output(list(shape), out_t, oq)
+        m.op("SOFTMAX", [x], [y], ("SoftmaxOptions", {"beta": beta}),
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def mean(t="i8", shape=(1, 5, 6, 4), axes=(1, 2), keep=True):
+    def build(m):
+        out = [1 if d in axes else n for d, n in enumerate(shape)] if keep else \
+            [n for d, n in enumerate(shape) if d not in axes]
+        q = act_q(m) if t == "i8" else quant(3e-4) if t == "i16" else None
+        x = m.input(list(shape), t, q)
+        a = m.const_i32(list(axes))
+        y = m.output(out, t, act_q(m) if t == "i8" else quant(2e-4) if t == "i16" else None)
+        m.op("MEAN", [x, a], [y], ("ReducerOptions", {"keep_dims": keep}),
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def concat(t="i8", shapes=((1, 3, 4, 2), (1, 3, 4, 3)), axis=-1):
+    def build(m):
+        q = act_q(m) if t == "i8" else None
+        xs = [m.input(list(s), t, q) for s in shapes]
+        rank = len(shapes[0])
+        ax = axis % rank
+        out = list(shapes[0])
+        out[ax] = sum(s[ax] for s in shapes)
+        y = m.output(out, t, q)
+        m.op("CONCATENATION", xs, [y], ("ConcatenationOptions", {"axis": axis}),
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def transpose(t="i8", shape=(2, 3, 4), perm=(2, 0, 1)):
+    def build(m):
+        q = act_q(m) if t == "i8" else None
+        x = m.input(list(shape), t, q)
+        p = m.const_i32(list(perm))
+        y = m.output([shape[i] for i in perm], t, q)
+        m.op("TRANSPOSE", [x, p], [y], ("TransposeOptions", {}),
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def reshape_like(name, t="i8", shape=(1, 3, 1, 4), out=(3, 4), dims=None):
+    def build(m):
+        q = act_q(m) if t == "i8" else None
+        x = m.input(list(shape), t, q)
+        ins = [x]
+        options = None
+        if name == "SQUEEZE":
+            options = ("SqueezeOptions", {"squeeze_dims": list(dims)}) if dims else \
+                ("SqueezeOptions", {})
+        elif name == "EXPAND_DIMS":
+            ins.append(m.const_i32([dims]))
+            options = ("ExpandDimsOptions", {})
+        else:
+            ins.append(m.const_i32(list(out)))
+            options = ("ReshapeOptions", {"new_shape": list(out)})
+        y = m.output(list(out), t, q)
+        m.op(name, ins, [y], options)
+    return build
+
+
+def pad(name="PAD", t="i8", shape=(1, 3, 4, 2), paddings=((0, 0), (1, 2), (2, 0), (0, 1)),
+        value=None):
+    def build(m):
+        q = act_q(m) if t == "i8" else None
+        x = m.input(list(shape), t, q)
+        flat = [v for p in paddings for v in p]
+        p = m.const_i32(flat, [len(shape), 2])
+        ins = [x, p]
+        if value is not None:
+            ins.append(m.tensor([1], t, q, [value]))
+        out = [n + a + b for n, (a, b) in zip(shape, paddings)]
+        y = m.output(out, t, q)
+        m.op(name, ins, [y], ("PadV2Options" if name == "PADV2" else "PadOptions", {}),
+             version=2 if t == "i8" else 1)
+    return build
+
+
+def strided_slice(t="i8", shape=(1, 7, 8, 3), begin=(0, 0, 0, 0),
+                  end=(1, 7, 8, 3), strides=(1, 2, 2, 1), begin_mask=0,
+                  end_mask=0, shrink=0):
+    def build(m):
+        q = act_q(m) if t == "i8" else None
+        x = m.input(list(shape), t, q)
+        b = m.const_i32(list(begin))
+        e = m.const_i32(list(end))
+        s = m.const_i32(list(strides))
+        out = []
+        for d, dim in enumerate(shape):
+            st = strides[d]
+            lo = begin[d] + (dim if begin[d] < 0 else 0)
+            lo = min(max(lo, 0), dim) if st > 0 else min(max(lo, -1), dim - 1)
+            if begin_mask & (1 << d):
+                lo = 0 if st > 0 else dim - 1
+            if shrink & (1 << d):
+                continue
+            hi = end[d] + (dim if end[d] < 0 else 0)
+            hi = min(max(hi, 0), dim) if st > 0 else min(max(hi, -1), dim - 1)
+            if end_mask & (1 << d):
+                hi = dim if st > 0 else -1
+            n = (hi - lo + st - 1) // st if st > 0 else (lo - hi - st - 1) // -st
+            out.append(max(0, n))
+        y = m.output(out, t, q)
+        m.op("STRIDED_SLICE", [x, b, e, s], [y], ("StridedSliceOptions", {
+            "begin_mask": begin_mask, "end_mask": end_mask,
+            "shrink_axis_mask": shrink}), version=2 if t == "i8" else 1)
+    return build
+
+
+def quantize(in_t, out_t, shape=(2, 3, 8)):
+    def build(m):
+        if in_t == "f32":
+            iq = None
+        elif in_t == "i16":
+            iq = quant(2e-4)
+        else:
+            iq = act_q(m)
+        if out_t == "i16":
+            oq = quant(1.5e-4)
+        else:
+            oq = act_q(m)
+        low, high = (-2.5, 2.5) if in_t == "f32" else (None, None)
+        x = m.input(list(shape), in_t, iq, low, high)
+        y = m.output(list(shape), out_t, oq)
+        m.op("QUANTIZE", [x], [y], ("QuantizeOptions", {}), version=2)
+    return build
+
+
+def dequantize(in_t, shape=(2, 3, 8)):
+    def build(m):
+        iq = act_q(m) if in_t == "i8" else quant(2e-4)
+        x = m.input(list(shape), in_t, iq)
+        y = m.output(list(shape), "f32")
+        m.op("DEQUANTIZE", [x], [y], ("DequantizeOptions", {}), version=2)
+    return build
+
+
+def i16_q(scale):
+    return lambda m, iq=None: quant(scale)
+
+
+CASES = [
+    # Convolutions.
+    ("conv2d_i8_same", conv2d()),
+    ("conv2d_i8_valid", conv2d(padding="VALID")),
+    ("conv2d_i8_batch2_stride2", conv2d(n=2, stride=2, act="RELU")),
+    ("conv2d_i8_stride2_valid_remainder", conv2d(padding="VALID", stride=2, hw=(8, 10))),
+    ("conv2d_i8_stride2_same", conv2d(stride=2)),
+    ("conv2d_i8_stride2_same_even", conv2d(stride=2, hw=(8, 8))),
+    ("conv2d_i8_dilation2_same", conv2d(dilation=2)),
+    ("conv2d_i8_dilation2_valid", conv2d(dilation=2, padding="VALID")),
+    ("conv2d_i8_relu", conv2d(act="RELU")),
+    ("conv2d_i8_relu6", conv2d(act="RELU6")),
+    ("conv2d_i8_relu_n1_to_1", conv2d(act="RELU_N1_TO_1")),
+    ("conv2d_i8_1x1_nobias", conv2d(k=1, bias=False)),
+    ("conv2d_f32_same", conv2d(t="f32")),
+    ("conv2d_f32_stride2_dilation2", conv2d(t="f32", stride=2, dilation=2, act="RELU6")),
+    ("dwconv_i8_same", depthwise()),
+    ("dwconv_i8_mult2", depthwise(mult=2)),
+    ("dwconv_i8_batch2_mult2", depthwise(n=2, mult=2, stride=2)),
+    ("dwconv_i8_mult3_valid", depthwise(mult=3, padding="VALID", cin=2)),
+    ("dwconv_i8_dilation2", depthwise(dilation=2)),
+    ("dwconv_i8_stride2_relu6", depthwise(stride=2, act="RELU6", hw=(9, 9))),
+    ("dwconv_i8_stride2_dilation2", depthwise(stride=2, dilation=2, hw=(10, 9))),
+    ("dwconv_f32_mult2_dilation2", depthwise(t="f32", mult=2, dilation=2)),
+    ("fc_i8", fully_connected()),
+    ("fc_i8_per_tensor", fully_connected(per_tensor=True)),
+    ("fc_i8_3d", fully_connected(in_shape=(2, 3, 16))),
+    ("fc_i8_3d_keep_dims", fully_connected(in_shape=(2, 3, 16), keep=True)),
+    ("fc_i8_3d_per_tensor", fully_connected(in_shape=(2, 3, 16), per_tensor=True)),
+    ("fc_i8_flatten_per_tensor", fully_connected(in_shape=(1, 2, 8), depth=16, per_tensor=True)),
+    ("fc_i8_relu", fully_connected(act="RELU")),
+    ("fc_i8_per_tensor_relu6", fully_connected(act="RELU6", per_tensor=True)),
+    ("fc_i8_per_tensor_nobias", fully_connected(per_tensor=True, bias=False)),
+    ("fc_f32_3d_keep_dims", fully_connected(t="f32", in_shape=(2, 3, 16), keep=True)),
+    ("tconv_i8_stride2_same", transpose_conv()),
+    ("tconv_i8_stride2_valid", transpose_conv(padding="VALID")),
+    ("tconv_i8_stride1_same_nobias", transpose_conv(stride=1, bias=False)),
+    ("tconv_i8_stride2_same_nobias", transpose_conv(bias=False)),
+    ("tconv_i8_batch2_stride2_nobias", transpose_conv(n=2, bias=False)),
+    ("tconv_i8_stride2_valid_nobias", transpose_conv(bias=False, padding="VALID")),
+    ("tconv_i8_stride2_same_odd", transpose_conv(bias=False, out_hw=(7, 8))),
+    ("tconv_i8_stride2_same_odd_bias", transpose_conv(out_hw=(7, 7), k=4)),
+    ("tconv_f32_stride2_same", transpose_conv(t="f32")),
+    ("tconv_f32_stride2_valid", transpose_conv(t="f32", padding="VALID", k=2)),
+    # Pooling.
+    ("maxpool_i8_3x3_s2_same", pool("MAX_POOL_2D")),
+    ("maxpool_i8_batch2", pool("MAX_POOL_2D", n=2)),
+    ("maxpool_i8_2x2_valid", pool("MAX_POOL_2D", k=2, padding="VALID", hw=(8, 8))),
+    ("maxpool_i8_2x2_valid_remainder", pool("MAX_POOL_2D", k=2, padding="VALID", hw=(7, 9))),
+    ("maxpool_i8_relu6", pool("MAX_POOL_2D", act="RELU6")),
+    ("maxpool_f32_3x3_s2_same", pool("MAX_POOL_2D", t="f32")),
+    ("maxpool_i16_3x3_s2_same", pool("MAX_POOL_2D", t="i16")),
+    ("avgpool_i8_3x3_s2_same", pool("AVERAGE_POOL_2D")),
+    ("avgpool_i8_batch2", pool("AVERAGE_POOL_2D", n=2)),
+    ("avgpool_i8_3x3_s1_same", pool("AVERAGE_POOL_2D", stride=1, hw=(6, 7))),
+    ("avgpool_i8_2x2_valid", pool("AVERAGE_POOL_2D", k=2, padding="VALID", hw=(8, 8))),
+    ("avgpool_i8_3x3_s2_valid_remainder", pool("AVERAGE_POOL_2D", padding="VALID", hw=(8, 10))),
+    ("avgpool_i8_relu", pool("AVERAGE_POOL_2D", act="RELU")),
+    ("avgpool_f32_3x3_s2_same", pool("AVERAGE_POOL_2D", t="f32")),
+    ("avgpool_i16_3x3_s2_same", pool("AVERAGE_POOL_2D", t="i16")),
+    # Elementwise.
+    ("add_i8", binary("ADD")),
+    ("add_i8_broadcast", binary("ADD", a=(1, 4, 4, 3), b=(3,))),
+    ("add_i8_broadcast_relu", binary("ADD", a=(1, 4, 1, 3), b=(1, 1, 5, 3), act="RELU")),
+    ("add_i8_relu6", binary("ADD", act="RELU6")),
+    ("add_i8_const_broadcast", binary("ADD", b=(1, 1, 4, 3), const=True)),
+    ("add_i16", binary("ADD", t="i16")),
+    ("add_f32_broadcast_relu6", binary("ADD", t="f32", b=(1, 1, 1, 3), act="RELU6")),
+    ("sub_i8_broadcast", binary("SUB", b=(1, 4, 1, 1))),
+    ("sub_i8_relu", binary("SUB", act="RELU")),
+    ("sub_i16_broadcast", binary("SUB", t="i16", b=(1, 1, 4, 3))),
+    ("sub_f32_broadcast", binary("SUB", t="f32", a=(4, 1), b=(1, 4, 4, 3))),
+    ("mul_i8", binary("MUL")),
+    ("mul_i8_broadcast_relu", binary("MUL", b=(1, 1, 1, 3), act="RELU")),
+    ("mul_i8_relu6", binary("MUL", act="RELU6")),
+    ("mul_i16", binary("MUL", t="i16")),
+    ("mul_f32_broadcast", binary("MUL", t="f32", b=(3,))),
+    ("logistic_i8", unary("LOGISTIC", in_q=lambda m: act_q(m, 0.06),
+                          out_q=quant(1 / 256, -128))),
+    ("logistic_f32", unary("LOGISTIC", t="f32", low=-8.0, high=8.0)),
+    ("tanh_i8", unary("TANH", in_q=lambda m: act_q(m, 0.03), out_q=quant(1 / 128, 0))),
+    ("tanh_f32", unary("TANH", t="f32", low=-4.0, high=4.0)),
+    ("logistic_i16", unary("LOGISTIC", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
+    ("tanh_i16", unary("TANH", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
+    ("relu_i8", unary("RELU", out_q=lambda m, iq: quant(0.02, -128))),
+    ("relu_i8_same_q", unary("RELU", out_q=same_q)),
+    ("relu_f32", unary("RELU", t="f32")),
+    ("relu6_i8", unary("RELU6", in_q=lambda m: act_q(m, 0.05),
+                       out_q=lambda m, iq: quant(6 / 255, -128))),
+    ("relu6_i8_same_q", unary("RELU6", in_q=lambda m: act_q(m, 0.05), out_q=same_q)),
+    ("relu6_f32", unary("RELU6", t="f32", low=-8.0, high=8.0)),
+    ("relu_n1_to_1_i8", unary("RELU_N1_TO_1", out_q=lambda m, iq: quant(1 / 128, 0))),
+    ("relu_n1_to_1_f32", unary("RELU_N1_TO_1", t="f32")),
+    ("leaky_relu_i8", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 0.2}))),
+    ("leaky_relu_i8_alpha0.01", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 0.01}))),
+    ("leaky_relu_i8_alpha1.5", unary("LEAKY_RELU", options=("LeakyReluOptions", {"alpha": 1.5}))),
+    ("leaky_relu_f32", unary("LEAKY_RELU", t="f32", options=("LeakyReluOptions", {"alpha": 0.2}))),
+    ("softmax_i8", softmax()),
+    ("softmax_i8_beta0.5", softmax(beta=0.5)),
+    ("softmax_i8_to_i16", softmax(out_t="i16")),
+    ("softmax_f32_beta2", softmax(t="f32", out_t="f32", beta=2.0)),
+    ("softmax_i16", softmax(t="i16", out_t="i16")),
+    ("quantize_f32_to_i8", quantize("f32", "i8")),
+    ("quantize_f32_to_i16", quantize("f32", "i16")),
+    ("quantize_i8_to_i8", quantize("i8", "i8")),
+    ("quantize_i16_to_i8", quantize("i16", "i8")),
+    ("quantize_i8_to_i16", quantize("i8", "i16")),
+    ("dequantize_i8", dequantize("i8")),
+    ("dequantize_i16", dequantize("i16")),
+    # Reductions and data movement.
+    ("mean_i8_hw_keep", mean()),
+    ("mean_i8_c", mean(axes=(3,), keep=False)),
+    ("mean_i8_3d_axis1", mean(shape=(2, 5, 6), axes=(1,), keep=False)),
+    ("mean_i8_hwc_7x7", mean(shape=(1, 7, 7, 3), axes=(1, 2))),
+    ("mean_f32_hw_keep", mean(t="f32")),
+    ("mean_i16_hw_keep", mean(t="i16")),
+    ("concat_i8_axis3", concat()),
+    ("concat_i8_axis1_three", concat(shapes=((1, 2, 4, 2), (1, 3, 4, 2), (1, 1, 4, 2)), axis=1)),
+    ("concat_f32_axis0", concat(t="f32", shapes=((2, 5), (3, 5)), axis=0)),
+    ("transpose_i8", transpose()),
+    ("transpose_f32_4d", transpose(t="f32", shape=(1, 2, 3, 4), perm=(0, 3, 1, 2))),
+    ("squeeze_i8", reshape_like("SQUEEZE", dims=[0, 2])),
+    ("squeeze_f32_all", reshape_like("SQUEEZE", t="f32")),
+    ("expand_dims_i8", reshape_like("EXPAND_DIMS", shape=(3, 4), out=(3, 1, 4), dims=1)),
+    ("expand_dims_f32_neg", reshape_like("EXPAND_DIMS", t="f32", shape=(3, 4), out=(3, 4, 1), dims=-1)),
+    ("reshape_i8", reshape_like("RESHAPE", shape=(1, 3, 4, 2), out=(6, 4))),
+    ("pad_i8", pad()),
+    ("pad_f32", pad(t="f32")),
+    ("padv2_i8", pad("PADV2", value=-100)),
+    ("padv2_f32", pad("PADV2", t="f32", value=1.5)),
+    ("strided_slice_i8_stride2", strided_slice()),
+    ("strided_slice_i8_stride3_offset", strided_slice(begin=(0, 1, 2, 0), end=(1, 7, 8, 3), strides=(1, 3, 3, 2))),
+    ("strided_slice_i8_negative", strided_slice(begin=(0, -1, 6, 2), end=(1, 0, 0, 0), strides=(1, -1, -2, -1), end_mask=1)),
+    ("strided_slice_i8_negative_masks", strided_slice(begin=(0, 0, 0, 0), end=(1, 0, 0, 0), strides=(1, -2, -3, 1), begin_mask=15, end_mask=15)),
+    ("strided_slice_i8_shrink", strided_slice(begin=(0, 2, 1, 0), end=(1, 3, 8, 3), strides=(1, 1, 2, 1), shrink=3)),
+    ("strided_slice_f32_negative", strided_slice(t="f32", shape=(6, 5), begin=(5, 4), end=(-7, 0), strides=(-2, -1))),
+]
+
+
+# --- numpy transcriptions of TFLite's kernels ---------------------------------
+#
+# For the models that Arm NN rejects, or where it deviates from TFLite's
+# kernel: the integer arithmetic of tensorflow/lite/kernels/internal/
+# reference (MultiplyByQuantizedMultiplier with double rounding,
+# QuantizeMultiplier, CalculateActivationRangeQuantized), in int64.
+
+# Arm NN's known deviations from TFLite, by case: the reference is numpy.
+ARMNN_DEVIATES = {
+    "pad_i8": "Arm NN pads int8 with 0, TFLite (pad.cc) with the output zero point",
+    # Arm NN's result is the first 7 rows of TFLite's for an 8-row output.
+    "tconv_i8_stride2_same_odd": "Arm NN pads SAME as if the output were "
+    "input x stride, TFLite from the output shape",
+}
+
+
+def tfl_round(np, x):
+    """Round half away from zero (TfLiteRound, std::round)."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def quantize_multiplier(real):
+    import math
+    if real == 0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    # TfLiteRound: half away from zero (Python's round is half to even).
+    t = abs(q) * (1 << 31)
+    fixed = int(math.floor(t + 0.5)) * (1 if q > 0 else -1)
+    if fixed == 1 << 31:
+        fixed //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return fixed, shift
+
+
+def mbqm(np, x, mult, shift):
+    """MultiplyByQuantizedMultiplier(int32 x, mult, shift), elementwise;
+    mult and shift may be arrays broadcasting over x."""
+    x = np.asarray(x, dtype=np.int64)
+    mult = np.asarray(mult, dtype=np.int64)
+    shift = np.asarray(shift, dtype=np.int64)
+    left = np.maximum(shift, 0)
+    right = np.maximum(-shift, 0)
+    x = np.clip(x * (np.int64(1) << left), -2 ** 31, 2 ** 31 - 1)
+    ab = x * mult
+    nudge = np.where(ab >= 0, 1 << 30, 1 - (1 << 30))
+    v = ab + nudge
+    d = np.int64(1) << 31
+    hi = np.where(v >= 0, v // d, -((-v) // d))
+    hi = np.where((x == -2 ** 31) & (mult == -2 ** 31), 2 ** 31 - 1, hi)
+    mask = (np.int64(1) << right) - 1
+    rem = hi & mask
+    threshold = (mask >> 1) + (hi < 0)
+    return (hi >> right) + (rem > threshold)
+
+
+def act_range(np, act, scale, zp, elt):
+    lo, hi = {"i8": (-128, 127), "i16": (-32768, 32767)}[elt]
+    s = np.float32(scale)
+
+    def q(f):
+        return zp + int(tfl_round(np, np.float32(f) / s))
+    if act in ("RELU", "RELU6", "RELU_N1_TO_1"):
+        lo = max(lo, q(-1.0 if act == "RELU_N1_TO_1" else 0.0))
+    if act == "RELU6":
+        hi = min(hi, q(6.0))
+    if act == "RELU_N1_TO_1":
+        hi = min(hi, q(1.0))
+    return lo, hi
+
+
+def float_act(np, y, act):
+    if act == "RELU":
+        return np.maximum(y, 0)
+    if act == "RELU6":
+        return np.clip(y, 0, 6)
+    if act == "RELU_N1_TO_1":
+        return np.clip(y, -1, 1)
+    return y
+
+
+class Ref:
+    """One model's tensors as numpy sees them."""
+
+    def __init__(self, np, m):
+        self.np, self.m = np, m
+
+    def elt(self, k):
+        return {v: kk for kk, v in TFL_TYPES.items()}[self.m.tensors[k]["type"]]
+
+    def data(self, k):
+        t = self.m.tensors[k]
+        raw = bytes(self.m.buffers[t["buffer"]]["data"])
+        return self.np.frombuffer(raw, dtype=NP_TYPES[self.elt(k)]).reshape(t["shape"])
+
+    def q(self, k):
+        qq = self.m.tensors[k].get("quantization") or {}
+        scales = [float(self.np.float32(s)) for s in qq.get("scale", [])]
+        return scales, qq.get("zero_point", [])
+
+    def requantize(self, acc, k_in, k_w, k_out, act, channel_axis=-1):
+        """acc (int64, output channels last) to the output: per-channel
+        multipliers from double scales, MBQM, zero point, activation clamp."""
+        np = self.np
+        in_s = self.q(k_in)[0][0]
+        w_s = self.q(k_w)[0]
+        out_s, out_zp = self.q(k_out)
+        c = acc.shape[-1]
+        ws = w_s if len(w_s) == c else w_s * c
+        mults, shifts = zip(*[quantize_multiplier(in_s * s / out_s[0]) for s in ws])
+        y = mbqm(np, acc, np.array(mults), np.array(shifts)) + out_zp[0]
+        lo, hi = act_range(np, act, out_s[0], out_zp[0], self.elt(k_out))
+        return np.clip(y, lo, hi)
+
+
+def ref_conv(np, r, op, xs):
+    """CONV_2D (and FULLY_CONNECTED as a 1x1 one), int8 or float."""
+    opts = op.get("builtin_options", {})
+    ins = op["inputs"]
+    x = xs[0]
+    w = r.data(ins[1])
+    quantized = r.elt(ins[0]) == "i8"
+    zp = r.q(ins[0])[1][0] if quantized else 0
+    sh, sw = opts.get("stride_h", 1), opts.get("stride_w", 1)
+    dh, dw = opts.get("dilation_h_factor", 1), opts.get("dilation_w_factor", 1)
+    out_shape = r.m.tensors[op["outputs"][0]]["shape"]
+    oh, ow = out_shape[1], out_shape[2]
+    n, ih, iw, _ = x.shape
+    cout, kh, kw, _ = w.shape
+    pt = pl = 0
+    if opts.get("padding", "SAME") == "SAME":
+        pt = max(0, ((oh - 1) * sh + (kh - 1) * dh + 1 - ih)) // 2
+        pl = max(0, ((ow - 1) * sw + (kw - 1) * dw + 1 - iw)) // 2
+    big = np.full((n, ih + 2 * pt + kh * dh + oh * sh, iw + 2 * pl + kw * dw + ow * sw,
+                   x.shape[3]), zp, dtype=np.int64 if quantized else np.float64)
+    big[:, pt:pt + ih, pl:pl + iw, :] = x
+    xc = big - zp if quantized else big
+    acc = np.zeros((n, oh, ow, cout), dtype=np.int64 if quantized else np.float64)
+    wq = w.astype(np.int64 if quantized else np.float64)
+    for fy in range(kh):
+        for fx in range(kw):
+            patch = xc[:, fy * dh:fy * dh + oh * sh:sh, fx * dw:fx * dw + ow * sw:sw, :]
+            acc += patch @ wq[:, fy, fx, :].T
+    if len(ins) > 2 and ins[2] >= 0:
+        acc = acc + r.data(ins[2])
+    act = opts.get("fused_activation_function", "NONE")
+    if not quantized:
+        return float_act(np, acc, act)
+    return r.requantize(acc, ins[0], ins[1], op["outputs"][0], act)
+
+
+def ref_fully_connected(np, r, op, xs):
+    ins = op["inputs"]
+    w = r.data(ins[1])
+    x = xs[0].reshape(1, -1, 1, w.shape[1])
+    fake = dict(op, builtin_options={"padding": "VALID",
+                                     "fused_activation_function":
+                                     op.get("builtin_options", {}).get(
+                                         "fused_activation_function", "NONE")})
+    saved = r.m.tensors[ins[1]]["shape"]
+    out_k = op["outputs"][0]
+    saved_out = r.m.tensors[out_k]["shape"]
+    r.m.tensors[out_k] = dict(r.m.tensors[out_k], shape=[1, x.shape[1], 1, w.shape[0]])
+    orig_data = r.data
+
+    def data4(k):
+        d = orig_data(k)
+        return d.reshape(d.shape[0], 1, 1, d.shape[1]) if k == ins[1] else d
+    r.data = data4
+    try:
+        y = ref_conv(np, r, fake, [x])
+    finally:
+        r.data = orig_data
+        r.m.tensors[out_k] = dict(r.m.tensors[out_k], shape=saved_out)
+    del saved
+    return y.reshape(saved_out)
+
+
+def ref_transpose_conv(np, r, op, xs):
+    opts = op.get("builtin_options", {})
+    ins = op["inputs"]
+    x, w = xs[0], r.data(ins[1])
+    quantized = r.elt(ins[2]) == "i8"
+    zp = r.q(ins[2])[1][0] if quantized else 0
+    sh, sw = opts.get("stride_h", 1), opts.get("stride_w", 1)
+    out_shape = r.m.tensors[op["outputs"][0]]["shape"]
+    n, oh, ow, cout = out_shape
+    _, ih, iw, _ = x.shape
+    _, kh, kw, _ = w.shape
+    pt = pl = 0
+    if opts.get("padding", "SAME") == "SAME":
+        pt = max(0, (((oh + sh - 1) // sh) - 1) * sh + kh - oh) // 2
+        pl = max(0, (((ow + sw - 1) // sw) - 1) * sw + kw - ow) // 2
+    dt = np.int64 if quantized else np.float64
+    scratch = np.zeros((n, ih * sh + kh + oh, iw * sw + kw + ow, cout), dtype=dt)
+    xc = x.astype(dt) - zp
+    wq = w.astype(dt)
+    for fy in range(kh):
+        for fx in range(kw):
+            scratch[:, fy:fy + ih * sh:sh, fx:fx + iw * sw:sw, :] += xc @ wq[:, fy, fx, :].T
+    acc = scratch[:, pt:pt + oh, pl:pl + ow, :]
+    if len(ins) > 3 and ins[3] >= 0:
+        acc = acc + r.data(ins[3])
+    act = opts.get("fused_activation_function", "NONE")
+    if not quantized:
+        return float_act(np, acc, act)
+    return r.requantize(acc, ins[2], ins[1], op["outputs"][0], act)
+
+
+def ref_pad(np, r, op, xs):
+    ins = op["inputs"]
+    p = r.data(ins[1]).reshape(-1, 2)
+    elt = r.elt(ins[0])
+    if len(ins) > 2:
+        value = r.data(ins[2]).reshape(-1)[0]
+    elif elt == "i8":
+        value = r.q(op["outputs"][0])[1][0]
+    else:
+        value = 0
+    return np.pad(xs[0], [tuple(v) for v in p], constant_values=value)
+
+
+def ref_reshape(np, r, op, xs):
+    return xs[0].reshape(r.m.tensors[op["outputs"][0]]["shape"])
+
+
+def ref_relu_n1_to_1(np, r, op, xs):
+    ins, out = op["inputs"], op["outputs"][0]
+    if r.elt(ins[0]) == "f32":
+        return np.clip(xs[0], -1, 1)
+    (in_s,), (in_zp,) = r.q(ins[0])
+    (out_s,), (out_zp,) = r.q(out)
+    # ReluPrepare: the multiplier from a float division.
+    m, s = quantize_multiplier(float(np.float32(in_s) / np.float32(out_s)))
+    y = mbqm(np, xs[0].astype(np.int64) - in_zp, m, s) + out_zp
+    lo, hi = act_range(np, "RELU_N1_TO_1", out_s, out_zp, r.elt(out))
+    return np.clip(y, lo, hi)
+
+
+def ref_softmax_float(np, r, op, xs):
+    """Softmax in float between dequantize and quantize (what Arm NN
+    computes; TFLite's gemmlowp kernel is within 1 LSB of it)."""
+    ins, out = op["inputs"], op["outputs"][0]
+    beta = op.get("builtin_options", {}).get("beta", 1.0)
+    (in_s,), (in_zp,) = r.q(ins[0])
+    x = (xs[0].astype(np.float64) - in_zp) * in_s
+    e = np.exp(beta * (x - x.max(axis=-1, keepdims=True)))
+    y = e / e.sum(axis=-1, keepdims=True)
+    (out_s,), (out_zp,) = r.q(out)
+    lo, hi = {"i8": (-128, 127), "i16": (-32768, 32767)}[r.elt(out)]
+    return np.clip(tfl_round(np, y / out_s) + out_zp, lo, hi)
+
+
+NUMPY_REFS = {"CONV_2D": ref_conv, "FULLY_CONNECTED": ref_fully_connected,
+              "TRANSPOSE_CONV": ref_transpose_conv, "PAD": ref_pad,
+              "PADV2": ref_pad, "EXPAND_DIMS": ref_reshape,
+              "RELU_N1_TO_1": ref_relu_n1_to_1, "SOFTMAX": ref_softmax_float}
+
+
+def numpy_reference(np, m, samples):
+    """Per sample, per output: the values, or None without a transcription."""
+    name = {v: k for k, v in CODES.items()}[m.code["builtin_code"]]
+    fn = NUMPY_REFS.get(name)
+    if fn is None:
+        return None
+    r = Ref(np, m)
+    return [[fn(np, r, m.op_json, s).reshape(-1).tolist()] for s in samples]
+
+
+def build_model(np, name, builder, seed, work):
+    """Writes <work>/<name>.tflite; returns (path, Model)."""
+    rs = np.random.RandomState(int(hashlib.sha256(f"{seed}:{name}".encode())
+                                   .hexdigest()[:8], 16))
+    m = Model(np, rs)
+    builder(m)
+    js = os.path.join(work, name + ".json")
+    with open(js, "w") as f:
+        json.dump(m.json(), f)
+    run(["flatc", "-b", "-o", work, SCHEMA, js], what="flatc")
+    bin_ = os.path.join(work, name + ".bin")
+    path = os.path.join(work, name + ".tflite")
+    os.replace(bin_, path)
+    return path, m
+
+
+def make_inputs(np, m, count, seed, name):
+    """Per sample, per input: a contiguous numpy array."""
+    rs = np.random.RandomState(int(hashlib.sha256(f"inputs:{seed}:{name}".encode())
+                                   .hexdigest()[:8], 16))
+    samples = []
+    for _ in range(count):
+        sample = []
+        for k in m.inputs:
+            t = m.tensors[k]
+            elt = {v: kk for kk, v in TFL_TYPES.items()}[t["type"]]
+            lo, hi = m.ranges[k]
+            if elt == "f32":
+                x = rs.uniform(lo, hi, size=t["shape"]).astype("<f4")
+            else:
+                x = rs.randint(lo, hi + 1, size=t["shape"]).astype(NP_TYPES[elt])
+            sample.append(np.ascontiguousarray(x))
+        samples.append(sample)
+    return samples
+
+
+# --- Arm NN (one model per /usr/bin/python3 process) ------------------------
+
+def armnn_worker(spec_path, out_path):
+    """--armnn-worker: runs spec's model on CpuRef, writes the outputs."""
+    result = {}
+    try:
+        import contextlib
+        import io
+        import numpy as np
+        spec = json.load(open(spec_path))
+        with contextlib.redirect_stdout(io.StringIO()):
+            import pyarmnn as ann
+        parser = ann.ITfLiteParser()
+        net = parser.CreateNetworkFromBinaryFile(spec["model"])
+        ins = [parser.GetNetworkInputBindingInfo(0, n)
+               for n in parser.GetSubgraphInputTensorNames(0)]
+        outs = [parser.GetNetworkOutputBindingInfo(0, n)
+                for n in parser.GetSubgraphOutputTensorNames(0)]
+        rt = ann.IRuntime(ann.CreationOptions())
+        opt, _ = ann.Optimize(net, [ann.BackendId("CpuRef")], rt.GetDeviceSpec(),
+                              ann.OptimizerOptions())
+        nid, _ = rt.LoadNetwork(opt)
+        result["outputs"] = []
+        for sample in spec["inputs"]:
+            xs = [np.frombuffer(bytes.fromhex(h), dtype=np.dtype(d)).reshape(s).copy()
+                  for h, d, s in sample]
+            ot = ann.make_output_tensors(outs)
+            rt.EnqueueWorkload(nid, ann.make_input_tensors(ins, xs), ot)
+            ys = ann.workload_tensors_to_ndarray(ot)
+            result["outputs"].append([y.reshape(-1).tolist() for y in ys])
+    except Exception as e:  # reported in the model's row
+        msg = str(e).strip().splitlines()
+        msg = msg[0] if msg else type(e).__name__
+        # Arm NN's messages: the parser's frame and source position dropped.
+        msg = re.sub(r"^(WARNING: )?Failed to parse operator #\d+ within subgraph #\d+ error: ", "", msg)
+        msg = re.sub(r"\s*(at function \w+ )?\[\./src/[^\]]*\]", "", msg)
+        msg = re.sub(r"\s+at\s*$", "", msg)
+        result["error"] = msg.strip()[:200]
+    with open(out_path, "w") as f:
+        json.dump(result, f)
+    return 0
+
+
+def have_armnn():
+    try:
+        p = subprocess.run([SYSTEM_PYTHON, "-c", "import pyarmnn"],
+                           capture_output=True, timeout=120)
+        return p.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def armnn_reference(args, path, samples, work, name):
+    """Arm NN's outputs per sample (cached by model and inputs), or raises
+    Failure with Arm NN's message (the model is then dropped)."""
+    spec = {"model": path,
+            "inputs": [[(x.tobytes().hex(), x.dtype.str, list(x.shape)) for x in s]
+                       for s in samples]}
+    key = hashlib.sha256(open(path, "rb").read() +
+                         json.dumps(spec["inputs"]).encode()).hexdigest()
+    cache_dir = args.cache or os.path.join(args.build, "tflite", "ops-reference")
+    cache = os.path.join(cache_dir, key + ".json")
+    if os.path.exists(cache):
+        try:
+            r = json.load(open(cache))
+            if "outputs" in r or "error" in r:
+                return r
+        except (OSError, ValueError):
+            pass
+    sp, op = os.path.join(work, name + ".spec.json"), os.path.join(work, name + ".armnn.json")
+    with open(sp, "w") as f:
+        json.dump(spec, f)
+    try:
+        subprocess.run([SYSTEM_PYTHON, os.path.abspath(__file__), "--armnn-worker", sp, op],
+                       capture_output=True, timeout=args.timeout)
+        r = json.load(open(op))
+    except subprocess.TimeoutExpired:
+        return {"error": f"Arm NN timed out after {args.timeout} s"}
+    except (OSError, ValueError):
+        return {"error": "the Arm NN process crashed"}
+    if "error" in r and r["error"] == "":
+        r["error"] = "unknown error"
+    os.makedirs(cache_dir, exist_ok=True)
+    with open(cache + ".tmp", "w") as f:
+        json.dump(r, f)
+    os.replace(cache + ".tmp", cache)
+    return r
+
+
+# --- helia ---------------------------------------------------------------------
+
+class Tools:
+    def __init__(self, args):
+        self.opt = os.path.join(args.build, "bin", "helia-opt")
+        self.translate = os.path.join(args.build, "bin", "helia-translate")
+        self.runner = os.path.join(LLVM, "bin", "mlir-runner")
+        self.timeout = args.timeout
+
+    def import_model(self, model, work):
+        out = os.path.splitext(model)[0] + ".mlir"
+        run([self.translate, "--import-tflite", model, "-o", out],
+            timeout=self.timeout, what="import")
+        return open(out).read()
+
+    def host(self, harness_path, pipeline):
+        lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],
+                      timeout=self.timeout, what="helia-opt")
+        llvm = run([self.opt, "-"] + TO_LLVM, stdin=lowered,
+                   timeout=self.timeout, what="to LLVM")
+        return run([self.runner, "-e", "main", "-entry-point-result=void",
+                    "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm,
+                   timeout=self.timeout, what="mlir-runner").decode(errors="replace")
+
+
+def difference(got, want, elt):
+    """(max difference, unit text, within tolerance) of one output."""
+    if len(got) != len(want):
+        raise Failure(f"{len(got)} values, Arm NN {len(want)}")
+    if elt == "f32":
+        scale = max((abs(x) for x in want), default=0.0) or 1.0
+        worst = max((abs(a - b) for a, b in zip(got, want)), default=0.0) / scale
+        if any(a != a for a in got) or any(b != b for b in want):
+            worst = float("inf")
+        return worst, f"{worst:.1e} rel", worst <= FLOAT_RTOL
+    worst = max((abs(int(a) - int(b)) for a, b in zip(got, want)), default=0)
+    return worst, f"{worst} LSB", worst <= QUANT_LSB
+
+
+def describe(m):
+    def t(k):
+        e = m.tensors[k]
+        elt = {v: kk for kk, v in TFL_TYPES.items()}[e["type"]]
+        return "x".join(str(d) for d in e["shape"]) + "x" + elt
+    return ", ".join(t(k) for k in m.inputs) + " -> " + ", ".join(t(k) for k in m.outputs)
+
+
+def one(args, tools, np, name, builder, armnn, tmp):
+    row = {"model": name, "op": "", "signature": "", "armnn": "", "plain": "",
+           "reference": "",
+           "ok": False}
+    work = os.path.join(tmp, name)
+    os.makedirs(work, exist_ok=True)
+    try:
+        path, m = build_model(np, name, builder, args.seed, work)
+        row["op"] = {v: k for k, v in CODES.items()}[m.code["builtin_code"]]
+        row["signature"] = describe(m)
+        samples = make_inputs(np, m, args.count, args.seed, name)
+        want, source = None, ""
+        if armnn:
+            r = armnn_reference(args, path, samples, work, name)
+            if "error" in r:
+                row["dropped"] = "Arm NN: " + r["error"]
+            else:
+                want, source = r["outputs"], "Arm NN"
+        if name in ARMNN_DEVIATES or "dropped" in row or not armnn:
+            ref = numpy_reference(np, m, samples)
+            if ref is not None:
+                why = ARMNN_DEVIATES.get(name) or row.pop("dropped", None) or "no Arm NN"
+                row["note"] = why
+                want, source = ref, "numpy TFLite"
+                if row["op"] == "SOFTMAX":
+                    source = "numpy float"
+        row["reference"] = source or "none"
+        text = tools.import_model(path, work)
+        fname = function_name(path)
+        fname, fargs, results = signature(text, fname)
+        hexes = [[x.tobytes().hex().upper() for x in s] for s in samples]
+        outs = {}
+        for kind, pipeline in (("planned", PLANNED % TOSA), ("plain", PLAIN % TOSA)):
+            h = os.path.join(work, f"harness.{kind}.mlir")
+            with open(h, "w") as f:
+                f.write(harness(text, fname, fargs, results, hexes,
+                                dealloc=kind == "planned"))
+            outs[kind] = parse_output(tools.host(h, pipeline),
+                                      len(samples) * len(results))
+        same = outs["planned"] == outs["plain"]
+        row["plain"] = "yes" if same else "NO"
+        ok = same
+        if want is not None:
+            cells = []
+            for i, (shape, elt) in enumerate(results):
+                worst, text_, within = (0, "", True)
+                for j in range(len(samples)):
+                    g = outs["planned"][j * len(results) + i]
+                    if elt == "f32":
+                        g = [as_float(v) for v in g]
+                    w_, t_, in_ = difference(g, want[j][i], elt)
+                    if w_ >= worst:
+                        worst, text_ = w_, t_
+                    within = within and in_
+                cells.append(text_ + ("" if within else " OVER"))
+                ok = ok and within
+            row["armnn"] = ", ".join(cells)
+        else:
+            row["armnn"] = "dropped: " + row["dropped"] if "dropped" in row else "no reference"
+        if "note" in row:
+            row["armnn"] += " (" + row["note"] + ")"
+        row["ok"] = ok
+    except Failure as e:
+        row["error"] = str(e)
+    except Exception as e:  # a bug of this script: still this model's row
+        row["error"] = f"internal error: {type(e).__name__}: {e}"
+    return row
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--armnn-worker":
+        return armnn_worker(sys.argv[2], sys.argv[3])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build", help="the helia build directory")
+    ap.add_argument("--models", default="",
+                    help="comma-separated case names or prefixes (conv2d,add_i8)")
+    ap.add_argument("--count", type=int, default=3, help="random inputs per model")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per tool run")
+    ap.add_argument("--cache", help="where Arm NN's outputs are cached "
+                    "(default BUILD/tflite/ops-reference)")
+    ap.add_argument("--keep", help="keep the models and work files in this directory")
+    ap.add_argument("--no-armnn", action="store_true",
+                    help="check planned == plain only")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--check", action="store_true", help="exit 1 when anything failed")
+    args = ap.parse_args()
+    if args.list:
+        for name, _ in CASES:
+            print(name)
+        return 0
+    try:
+        import numpy as np
+    except ImportError:
+        print("ops.py needs numpy (run it with /usr/bin/python3)")
+        return 1
+    args.build = os.path.abspath(args.build)
+    selected = [s for s in args.models.split(",") if s]
+    cases = [(n, b) for n, b in CASES
+             if not selected or any(n == s or n.startswith(s) for s in selected)]
+    if selected and not cases:
+        print(f"no case matches {args.models!r} (--list lists them)")
+        print("0 passed, 1 failed")
+        return 1 if args.check else 0
+    armnn = not args.no_armnn and have_armnn()
+    tools = Tools(args)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        tmp, ctx = os.path.abspath(args.keep), None
+    else:
+        ctx = tempfile.TemporaryDirectory(prefix="helia-tflite-ops-")
+        tmp = ctx.name
+    ref = "Arm NN CpuRef" if armnn else \
+        "no Arm NN (python3-pyarmnn is not installed): planned == plain only"
+    print(f"== {len(cases)} single-operator models, {args.count} random inputs each "
+          f"(seed {args.seed}); reference: {ref}; tolerance {QUANT_LSB} LSB "
+          f"(quantized), {FLOAT_RTOL:g} relative (float)")
+    print("| model | op | signature | reference | max diff | planned == plain | result |")
+    print("|---|---|---|---|---|---|---|")
+    passed = failed = dropped = 0
+    t0 = time.time()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [pool.submit(one, args, tools, np, n, b, armnn, tmp)
+                       for n, b in cases]
+            for fut in futures:
+                row = fut.result()
+                if "error" in row:
+                    verdict = "FAIL: " + row["error"]
+                else:
+                    verdict = "pass" if row["ok"] else "FAIL"
+                print(f"| {row['model']} | {row['op']} | {row['signature']} | "
+                      f"{row['reference']} | {row['armnn']} | {row['plain']} | {verdict} |", flush=True)
+                if row["ok"]:
+                    passed += 1
+                    dropped += "dropped" in row
+                else:
+                    failed += 1
+    finally:
+        if ctx:
+            ctx.cleanup()
+    note = f"; {dropped} rejected by Arm NN, checked planned == plain only" if dropped else ""
+    print(f"({time.time() - t0:.0f} s{note})")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if (args.check and failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
