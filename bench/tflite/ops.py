@@ -48,7 +48,10 @@ LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
 SYSTEM_PYTHON = "/usr/bin/python3"
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, "
         "tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)")
-PLANNED = "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true})"
+# The TFLite recipe (accumulators one element at a time, convolution
+# windows instead of padded inputs) against the unfused plain reference.
+PLANNED = ("builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true "
+           "fuse-accumulators=true})")
 PLAIN = ("builtin.module(%s, one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map "
          "allow-return-allocs-from-loops}, helia-lower-copies)")
