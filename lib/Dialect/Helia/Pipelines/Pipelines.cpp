@@ -15,6 +15,12 @@ using namespace mlir::helia;
 
 void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  buildHeliaPlanningPipeline(pm, options);
+  buildHeliaPlanOutputPipeline(pm, options);
+}
+
+void mlir::helia::buildHeliaPlanningPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (options.foldConstants)
     pm.addNestedPass<func::FuncOp>(createHeliaFoldConstantSubgraphs());
   // Every copy bufferization will make becomes an explicit op, so that the
@@ -50,7 +56,10 @@ void mlir::helia::buildHeliaMemoryPipeline(
   verify.prefix = options.prefix;
   verify.hydrate = options.hydrate;
   pm.addPass(createHeliaVerifyPlan(verify));
+}
 
+void mlir::helia::buildHeliaPlanOutputPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (!options.planJson.empty() || !options.planReport.empty() ||
       !options.planSvg.empty()) {
     HeliaExportPlanOptions exportPlan;
