@@ -253,7 +253,12 @@ OwningOpRef<ModuleOp> Driver::import() {
 /// The prefix names the outputs and every exported symbol: it must be a C
 /// identifier.
 LogicalResult Driver::checkPrefix(ModuleOp module) {
-  prefix = getFirmwarePrefix(module, options.prefix);
+  // The pipeline's default, the first planned function's name, chosen
+  // before planning (getFirmwarePrefix knows bound functions only).
+  prefix = options.prefix;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (prefix.empty() && isPlannedFunction(func))
+      prefix = func.getName().str();
   auto isIdentifierChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
   if (prefix.empty() || llvm::isDigit(prefix.front()) ||
       !llvm::all_of(prefix, isIdentifierChar))
@@ -451,7 +456,9 @@ int main(int argc, char **argv) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
+  // An error names its tensor or operator; a dump of the whole model after
+  // it would bury it.
+  ctx.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
