@@ -48,11 +48,9 @@ createTargetMachine(const helia::compile::ObjectTarget &target,
   options.FloatABIType =
       target.hardFloat ? llvm::FloatABI::Hard : llvm::FloatABI::Soft;
   // Bare metal: no PIC, no unwind tables; the default -O2 code generator.
-  std::unique_ptr<llvm::TargetMachine> machine(
-      llvmTarget->createTargetMachine(triple, target.cpu, /*Features=*/"",
-                                      options, llvm::Reloc::Static,
-                                      std::nullopt,
-                                      llvm::CodeGenOptLevel::Default));
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, /*Features=*/"", options, llvm::Reloc::Static,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
   if (!machine)
     error = "the ARM target cannot create a machine for '" + target.triple +
             "' and cpu '" + target.cpu + "'";
@@ -106,8 +104,8 @@ FailureOr<uint64_t> helia::compile::emitObjectFile(ModuleOp module,
     std::error_code ec;
     llvm::ToolOutputFile ir(llvmIRPath, ec, llvm::sys::fs::OF_Text);
     if (ec)
-      return emitError(loc) << "cannot write '" << llvmIRPath
-                            << "': " << ec.message(),
+      return emitError(loc)
+                 << "cannot write '" << llvmIRPath << "': " << ec.message(),
              failure();
     llvmModule->print(ir.os(), nullptr);
     ir.keep();

@@ -76,8 +76,7 @@ static cl::opt<std::string>
                        "JSON (by extension, else by content); override the "
                        "module's helia.rules"),
               cl::cat(toolCategory));
-static cl::opt<bool> quiet("quiet",
-                           cl::desc("No progress lines on stderr"),
+static cl::opt<bool> quiet("quiet", cl::desc("No progress lines on stderr"),
                            cl::init(false), cl::cat(toolCategory));
 static cl::opt<bool>
     saveTemps("save-temps",
@@ -105,8 +104,8 @@ static cl::opt<PadInPlaceMode> padInPlace(
 /// The pipeline options the driver sets itself, from -o, --prefix and
 /// --rules: they are not command-line options of helia-compile.
 static constexpr StringLiteral kDriverOwned[] = {
-    "rules-file", "plan-json",   "plan-report", "plan-svg", "plan-ld",
-    "plan-header", "lower",      "lower-copies", "to-llvm", "triple"};
+    "rules-file",  "plan-json", "plan-report",  "plan-svg", "plan-ld",
+    "plan-header", "lower",     "lower-copies", "to-llvm",  "triple"};
 
 namespace {
 
@@ -221,8 +220,8 @@ OwningOpRef<ModuleOp> Driver::import() {
     // --prefix names the model's function too, as heliaAOT's prefix names
     // everything the module exports.
     importOptions.functionName = options.prefix;
-    module = tflite::importTFLite((*buffer)->getMemBufferRef(), &ctx,
-                                  importOptions);
+    module =
+        tflite::importTFLite((*buffer)->getMemBufferRef(), &ctx, importOptions);
   } else {
     format = "MLIR";
     sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
@@ -272,11 +271,10 @@ LogicalResult Driver::checkPrefix(ModuleOp module) {
 LogicalResult Driver::writeModule(ModuleOp module, StringRef suffix) {
   std::string path = outputPath(suffix);
   std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file =
-      openOutputFile(path, &error);
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return emitError(module.getLoc()) << "cannot write '" << path
-                                      << "': " << error;
+    return emitError(module.getLoc())
+           << "cannot write '" << path << "': " << error;
   // With locations: they carry the tensor names the rules match.
   module->print(file->os(), OpPrintingFlags().enableDebugInfo());
   file->keep();
@@ -360,10 +358,10 @@ FailureOr<Candidate> Driver::plan(ModuleOp module) {
     what += std::string(" (") + (other->padInPlace ? "with" : "without") +
             ": " + describe(*other) + ")";
   else
-    what += " (--pad-in-place=" +
-            std::string(padInPlace == PadInPlaceMode::Always ? "always"
-                                                             : "never") +
-            ")";
+    what +=
+        " (--pad-in-place=" +
+        std::string(padInPlace == PadInPlaceMode::Always ? "always" : "never") +
+        ")";
   choice = what;
   progress("plan", watch, what);
   return std::move(*kept);
@@ -375,8 +373,8 @@ LogicalResult Driver::noteChoice() {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
   if (ec)
-    return emitError(inputLoc()) << "cannot write '" << path
-                                 << "': " << ec.message();
+    return emitError(inputLoc())
+           << "cannot write '" << path << "': " << ec.message();
   os << "\nhelia-compile\n  " << choice << "\n";
   return success();
 }

@@ -16,6 +16,8 @@
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/twice.yaml" 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/documents.yaml" 2>&1 | FileCheck %s --check-prefix=DOCUMENTS
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/bool.yaml" 2>&1 | FileCheck %s --check-prefix=BOOL
+// RUN: python3 -c "import sys; sys.stdout.buffer.write(b'- type: constant\n- id: \"a\xffb\"\n')" > %t/utf8.yaml
+// RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/utf8.yaml" 2>&1 | FileCheck %s --check-prefix=UTF8
 // RUN: python3 -c "print('- {id: a, attributes: {}}\n- ' + '[' * 100000 + ']' * 100000)" > %t/deep.yaml
 // RUN: not helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/deep.yaml" 2>&1 | FileCheck %s --check-prefix=DEEP
 
@@ -42,6 +44,7 @@
 // TWICE: twice.yaml:3:3: error: rules file '{{.*}}twice.yaml': field 'type' is given twice
 // DOCUMENTS: documents.yaml:3:1: error: rules file '{{.*}}documents.yaml': holds several YAML documents; put every rule in one list
 // BOOL: bool.yaml:1:3: error: rules file '{{.*}}bool.yaml': entry 0, field 'type': expected "constant", "persistent", "scratch" or "*"
+// UTF8: utf8.yaml:2:7: error: rules file '{{.*}}utf8.yaml': holds text that is not valid UTF-8
 // DEEP: deep.yaml:2:{{[0-9]+}}: error: rules file '{{.*}}deep.yaml': lists and mappings nest more than 64 levels deep; rules need at most four: a list of mappings whose 'attributes' is a mapping
 
 //--- model.mlir

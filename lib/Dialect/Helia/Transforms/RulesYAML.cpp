@@ -51,9 +51,12 @@ public:
 
 private:
   Location locationOf(llvm::SMLoc loc) {
-    if (!loc.isValid())
+    // The parser's ranges may point nowhere on malformed input.
+    unsigned buffer =
+        loc.isValid() ? sourceMgr.FindBufferContainingLoc(loc) : 0;
+    if (buffer == 0)
       return FileLineColLoc::get(ctx, fileName, 1, 1);
-    auto [line, column] = sourceMgr.getLineAndColumn(loc);
+    auto [line, column] = sourceMgr.getLineAndColumn(loc, buffer);
     return FileLineColLoc::get(ctx, fileName, line, column);
   }
   Location locationOf(yaml::Node *node) {
@@ -120,39 +123,49 @@ llvm::json::Value YAMLRulesReader::convertScalar(yaml::Node *node,
 /// Converts `node` to the JSON model. Inside an entry (`entry` set), the
 /// location of every field is recorded under its dotted name below
 /// `fieldPrefix` and under its own name.
-FailureOr<llvm::json::Value>
-YAMLRulesReader::convert(yaml::Node *node, unsigned depth,
-                         EntryLocations *entry, StringRef fieldPrefix) {
+FailureOr<llvm::json::Value> YAMLRulesReader::convert(yaml::Node *node,
+                                                      unsigned depth,
+                                                      EntryLocations *entry,
+                                                      StringRef fieldPrefix) {
   if (!node || isa<yaml::NullNode>(node))
     return llvm::json::Value(nullptr);
   if (auto *alias = dyn_cast<yaml::AliasNode>(node)) {
     // The parser's range of an alias starts after it: find the alias text.
     std::string text = ("*" + alias->getName()).str();
-    const char *end = alias->getSourceRange().Start.getPointer();
-    const char *begin =
-        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferStart();
-    size_t at = StringRef(begin, end - begin).rfind(text);
-    llvm::SMLoc where = at == StringRef::npos
-                            ? alias->getSourceRange().Start
-                            : llvm::SMLoc::getFromPointer(begin + at);
+    llvm::SMLoc where = alias->getSourceRange().Start;
+    if (unsigned buffer =
+            where.isValid() ? sourceMgr.FindBufferContainingLoc(where) : 0) {
+      const char *begin = sourceMgr.getMemoryBuffer(buffer)->getBufferStart();
+      StringRef before(begin, where.getPointer() - begin);
+      size_t at = before.rfind(text);
+      if (at != StringRef::npos)
+        where = llvm::SMLoc::getFromPointer(begin + at);
+    }
     return emitError(locationOf(where))
                << "rules file '" << fileName << "': aliases ('" << text
                << "') are not supported; write the value out",
            failure();
   }
+  auto invalidUTF8 = [&](yaml::Node *at) {
+    return error(at) << "holds text that is not valid UTF-8", failure();
+  };
   if (auto *scalar = dyn_cast<yaml::ScalarNode>(node)) {
     SmallString<64> storage;
     StringRef value = scalar->getValue(storage);
+    if (!llvm::json::isUTF8(value))
+      return invalidUTF8(node);
     StringRef raw = scalar->getRawValue();
     bool plain = !raw.starts_with("'") && !raw.starts_with("\"");
     return convertScalar(node, value, plain);
   }
-  if (auto *block = dyn_cast<yaml::BlockScalarNode>(node))
+  if (auto *block = dyn_cast<yaml::BlockScalarNode>(node)) {
+    if (!llvm::json::isUTF8(block->getValue()))
+      return invalidUTF8(node);
     return llvm::json::Value(block->getValue().str());
+  }
 
   if (depth >= kMaxYAMLDepth)
-    return error(node) << "lists and mappings nest more than "
-                       << kMaxYAMLDepth
+    return error(node) << "lists and mappings nest more than " << kMaxYAMLDepth
                        << " levels deep; rules need at most four: a list of "
                           "mappings whose 'attributes' is a mapping",
            failure();
@@ -184,9 +197,11 @@ YAMLRulesReader::convert(yaml::Node *node, unsigned depth,
     }
     SmallString<32> keyStorage;
     std::string key = keyNode->getValue(keyStorage).str();
+    if (!llvm::json::isUTF8(key))
+      return invalidUTF8(keyNode);
     if (object.find(key) != object.end())
-      return error(keyNode) << "field '" << fieldPrefix << key
-                            << "' is given twice",
+      return error(keyNode)
+                 << "field '" << fieldPrefix << key << "' is given twice",
              failure();
     std::string dotted = (fieldPrefix + key).str();
     if (entry && fieldPrefix.empty()) {
