@@ -1,6 +1,6 @@
 # What `cmake --install` puts in the prefix for compilers that embed helia:
 # the headers (with the .inc files TableGen generated), the libraries,
-# helia-opt, helia-plan and helia-translate, and the CMake package
+# helia-compile, helia-opt, helia-plan and helia-translate, and the CMake package
 # lib/cmake/helia/HeliaConfig.cmake that find_package(Helia CONFIG) reads.
 # Its targets are Helia::<name> below; see docs/Embedding.md.
 
@@ -46,7 +46,7 @@ install(TARGETS ${_helia_targets}
   RUNTIME DESTINATION bin)
 install(TARGETS helia-plan RUNTIME DESTINATION bin COMPONENT helia-plan)
 # The installed tools find libMLIR.so and libLLVM.so where MLIR is installed.
-set_property(TARGET helia-opt helia-plan helia-translate APPEND PROPERTY
+set_property(TARGET helia-compile helia-opt helia-plan helia-translate APPEND PROPERTY
   INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
 install(EXPORT HeliaTargets
   NAMESPACE Helia::

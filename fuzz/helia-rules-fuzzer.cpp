@@ -1,8 +1,9 @@
 //===- helia-rules-fuzzer.cpp - the JSON rules parser under libFuzzer ----===//
 //
-// Feeds arbitrary bytes to parseRulesJSON. Either the text is refused with at
-// least one located error, or every rule it yields is a valid #helia.rule
-// whose printed form parses back to the same attribute.
+// Feeds arbitrary bytes to parseRulesJSON and to parseRulesYAML. Either the
+// text is refused with at least one located error, or every rule it yields
+// is a valid #helia.rule whose printed form parses back to the same
+// attribute.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,13 +24,14 @@ using namespace mlir;
   std::abort();
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/// Runs one parser on `text` in a fresh context and checks its contract.
+static void check(StringRef text, bool yaml) {
   // A fresh context per input: no state carries over between inputs.
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.loadDialect<mlir::helia::HeliaDialect>();
   MLIRContext *ctx = &context;
-  StringRef text(reinterpret_cast<const char *>(data), size);
-  Location loc = FileLineColLoc::get(ctx, "rules.json", 1, 1);
+  StringRef fileName = yaml ? "rules.yaml" : "rules.json";
+  Location loc = FileLineColLoc::get(ctx, fileName, 1, 1);
 
   unsigned errors = 0;
   bool unlocated = false;
@@ -42,13 +44,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
 
   FailureOr<SmallVector<mlir::helia::RuleAttr>> rules =
-      mlir::helia::parseRulesJSON(text, "rules.json", loc);
+      yaml ? mlir::helia::parseRulesYAML(text, fileName, ctx)
+           : mlir::helia::parseRulesJSON(text, fileName, loc);
   if (unlocated)
     fail("an error without a location");
   if (failed(rules)) {
     if (errors == 0)
       fail("refused without an error");
-    return 0;
+    return;
   }
   if (errors != 0)
     fail("accepted after an error");
@@ -60,5 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (reparsed != rule)
       fail("'" + printed + "' does not parse back to the same rule");
   }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  StringRef text(reinterpret_cast<const char *>(data), size);
+  check(text, /*yaml=*/false);
+  check(text, /*yaml=*/true);
   return 0;
 }

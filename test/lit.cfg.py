@@ -35,7 +35,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.helia_tools_dir, append_path=True)
 
 tool_dirs = [config.helia_tools_dir, config.llvm_tools_dir]
-tools = ["helia-opt", "helia-plan", "helia-translate", "mlir-runner", "split-file"]
+tools = ["helia-compile", "helia-opt", "helia-plan", "helia-translate", "mlir-runner", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Execution tests JIT-run lowered modules (test/Fuzz, test/Integration).

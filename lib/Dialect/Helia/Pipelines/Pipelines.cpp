@@ -15,6 +15,12 @@ using namespace mlir::helia;
 
 void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
+  buildHeliaPlanningPipeline(pm, options);
+  buildHeliaPlanOutputPipeline(pm, options);
+}
+
+void mlir::helia::buildHeliaPlanningPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (options.foldConstants)
     pm.addNestedPass<func::FuncOp>(createHeliaFoldConstantSubgraphs());
   if (options.fuseAccumulators)
@@ -52,7 +58,10 @@ void mlir::helia::buildHeliaMemoryPipeline(
   verify.prefix = options.prefix;
   verify.hydrate = options.hydrate;
   pm.addPass(createHeliaVerifyPlan(verify));
+}
 
+void mlir::helia::buildHeliaPlanOutputPipeline(
+    OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (!options.planJson.empty() || !options.planReport.empty() ||
       !options.planSvg.empty()) {
     HeliaExportPlanOptions exportPlan;

@@ -216,16 +216,21 @@ void HeliaResolveResidency::runOnOperation() {
     return signalPassFailure();
   platformAttr = *platformOr;
 
+  // A rule read from a YAML file is checked at its line there.
+  SmallVector<Location> ruleLocs;
   FailureOr<SmallVector<RuleAttr>> ruleList =
       rulesFile.empty() ? lookupRules(module)
-                        : readRulesFile(rulesFile, module.getLoc());
+                        : readRulesFile(rulesFile, module.getLoc(), &ruleLocs);
   if (failed(ruleList))
     return signalPassFailure();
   warnedOutranked.clear();
   resolver.emplace(*ruleList);
-  for (const CompiledRule &rule : resolver->getRules())
-    if (failed(checkRule(rule, module.getLoc())))
+  for (const CompiledRule &rule : resolver->getRules()) {
+    Location ruleLoc = rule.index < ruleLocs.size() ? ruleLocs[rule.index]
+                                                    : module.getLoc();
+    if (failed(checkRule(rule, ruleLoc)))
       return signalPassFailure();
+  }
 
   // The platform and rules that were applied become the module's, so that
   // later passes and readers see them; a preset stays a name.

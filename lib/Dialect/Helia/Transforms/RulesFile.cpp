@@ -1,11 +1,13 @@
 //===- RulesFile.cpp - heliaAOT rules in JSON -----------------------------===//
 
 #include "helia/Dialect/Helia/Transforms/RulesFile.h"
+#include "RulesFileParser.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -14,11 +16,11 @@ namespace {
 /// Builds located errors that all start with the file, entry and field.
 struct RulesFileParser {
   StringRef fileName;
-  Location loc;
+  rulesfile::RuleFieldLocator locate;
   MLIRContext *ctx;
 
   InFlightDiagnostic error(size_t entry, StringRef field) {
-    InFlightDiagnostic diag = emitError(loc);
+    InFlightDiagnostic diag = emitError(locate(entry, field));
     diag << "rules file '" << fileName << "': entry " << entry;
     if (!field.empty())
       diag << ", field '" << field << "'";
@@ -212,9 +214,17 @@ mlir::helia::parseRulesJSON(StringRef text, StringRef fileName, Location loc) {
                       "a \"rules\" array)";
     return failure();
   }
-  RulesFileParser parser{fileName, loc, loc->getContext()};
+  return rulesfile::parseRuleList(
+      *list, fileName, loc->getContext(),
+      [&](size_t, StringRef) -> Location { return loc; });
+}
+
+FailureOr<SmallVector<RuleAttr>>
+rulesfile::parseRuleList(const llvm::json::Array &list, StringRef fileName,
+                      MLIRContext *ctx, RuleFieldLocator locate) {
+  RulesFileParser parser{fileName, locate, ctx};
   SmallVector<RuleAttr> rules;
-  for (auto [index, value] : llvm::enumerate(*list)) {
+  for (auto [index, value] : llvm::enumerate(list)) {
     FailureOr<RuleAttr> rule = parser.parseRule(value, index);
     if (failed(rule))
       return failure();
@@ -223,8 +233,25 @@ mlir::helia::parseRulesJSON(StringRef text, StringRef fileName, Location loc) {
   return rules;
 }
 
-FailureOr<SmallVector<RuleAttr>> mlir::helia::readRulesFile(StringRef path,
-                                                            Location loc) {
+/// Whether `text` is a JSON rules file rather than YAML, for a file whose
+/// extension says neither. JSON is (almost) YAML, so JSON is tried first,
+/// and only on text that looks like it: `[{type: constant}]` is YAML.
+static bool looksLikeJSON(StringRef text) {
+  StringRef trimmed = text.ltrim();
+  if (!trimmed.starts_with("[") && !trimmed.starts_with("{"))
+    return false;
+  if (findTooDeep(text))
+    return true;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  if (json)
+    return true;
+  llvm::consumeError(json.takeError());
+  return false;
+}
+
+FailureOr<SmallVector<RuleAttr>>
+mlir::helia::readRulesFile(StringRef path, Location loc,
+                           SmallVectorImpl<Location> *ruleLocs) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
@@ -232,5 +259,15 @@ FailureOr<SmallVector<RuleAttr>> mlir::helia::readRulesFile(StringRef path,
                    << "': " << buffer.getError().message();
     return failure();
   }
-  return parseRulesJSON((*buffer)->getBuffer(), path, loc);
+  StringRef text = (*buffer)->getBuffer();
+  StringRef extension = llvm::sys::path::extension(path);
+  bool yaml = extension.equals_insensitive(".yaml") ||
+              extension.equals_insensitive(".yml") ||
+              (!extension.equals_insensitive(".json") && !looksLikeJSON(text));
+  if (yaml)
+    return parseRulesYAML(text, path, loc->getContext(), ruleLocs);
+  FailureOr<SmallVector<RuleAttr>> rules = parseRulesJSON(text, path, loc);
+  if (succeeded(rules) && ruleLocs)
+    ruleLocs->assign(rules->size(), loc);
+  return rules;
 }

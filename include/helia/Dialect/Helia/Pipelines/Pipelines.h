@@ -189,9 +189,22 @@ struct HeliaMemoryPipelineOptions
 };
 
 /// Adds resolve, assign and verify-plan (and the export when asked, and the
-/// lowering with `lower`) to `pm`, which must run on a builtin.module.
+/// lowering with `lower`) to `pm`, which must run on a builtin.module:
+/// buildHeliaPlanningPipeline, then buildHeliaPlanOutputPipeline.
 void buildHeliaMemoryPipeline(OpPassManager &pm,
                               const HeliaMemoryPipelineOptions &options);
+
+/// The planning half: fold constants and in-place rewrites when asked,
+/// insert tensor copies, resolve, assign, verify-plan. A driver that plans
+/// variants of a module and keeps the best (helia-compile) runs it alone.
+void buildHeliaPlanningPipeline(OpPassManager &pm,
+                                const HeliaMemoryPipelineOptions &options);
+
+/// The half after planning, on a planned module: the exports (plan-json,
+/// plan-report, plan-svg) and, with `lower`, the lowering, the copies and
+/// the conversion to the LLVM dialect as the options ask.
+void buildHeliaPlanOutputPipeline(OpPassManager &pm,
+                                  const HeliaMemoryPipelineOptions &options);
 
 /// Adds the upstream conversion of a lowered module (after
 /// helia-lower-copies) to the LLVM dialect, then helia-assign-sections with
