@@ -62,6 +62,33 @@ else
   echo "   MISMATCH between host and QEMU output" >&2
   exit 1
 fi
+# 4. A trained network from its .tflite: MLPerf Tiny keyword spotting,
+#    imported, planned with the TFLite recipe, built for QEMU and run on one
+#    seeded random input beside Arm NN's CpuRef (bench/tflite/run.py; the
+#    shared bench directory is read in place, and Arm NN is installed by
+#    scripts/install-deps.sh).
+kws="$root/../shared/bench/tflite/kws_ref_model.tflite"
+if [ -f "$kws" ]; then
+  echo
+  echo "== From a .tflite file: $kws"
+  "$build/bin/helia-translate" --import-tflite "$kws" -o "$out/kws_ref_model.mlir"
+  "$opt" "$out/kws_ref_model.mlir" --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), helia-memory-pipeline{lower=false fuse-accumulators=true plan-report=$out/kws_ref_model.report.txt})" -o /dev/null
+  sed -n '/^Arenas/,/^$/p' "$out/kws_ref_model.report.txt" | sed 's/^/   /'
+  echo "   (TFLite Micro's arena for this network: 16000 bytes)"
+  rm -rf "$out/kws"
+  python3 "$root/bench/tflite/run.py" networks --build "$build" --models kws_ref_model \
+    --count 1 --qemu --no-host --keep "$out/kws" | grep -E "^\| (network|kws)"
+  image="$out/kws/kws_ref_model/fw0/image.elf"
+  # run.py caches Arm NN's outputs by the model's sha256, seed and count.
+  reference="$build/tflite/reference/$(sha256sum "$kws" | cut -d' ' -f1)-seed0-n1.json"
+  if [ -f "$image" ] && [ -f "$reference" ]; then
+    timeout 60 qemu-system-arm -M mps3-an547 -cpu cortex-m55 -nographic \
+      -semihosting-config enable=on,target=native -kernel "$image" 2> "$out/kws/qemu.txt" || true
+    echo "   QEMU (Cortex-M55):  $(grep -o '(.*)' "$out/kws/qemu.txt" | head -1)"
+    echo "   Arm NN (CpuRef):    ( $(python3 -c "import json,sys; print(', '.join(str(v) for v in json.load(open(sys.argv[1]))['outputs'][0][0]))" "$reference") )"
+  fi
+fi
+
 echo
 echo "Planned IR: $out/tiny_cnn.planned.mlir"
 echo "Lowered IR: $out/tiny_cnn.lowered.mlir (arenas as memref.globals, tensors as views)"
