@@ -252,6 +252,62 @@ static LogicalResult checkRank(OpContext &ctx, unsigned i, int64_t rank,
   return success();
 }
 
+namespace {
+/// The window of a CONV_2D or DEPTHWISE_CONV_2D: filter size, strides,
+/// dilations and TFLite's padding mode.
+struct Window {
+  int64_t kh, kw, sh, sw, dh, dw;
+  bool same;
+};
+} // namespace
+
+/// Builds a windowed convolution (tosa.conv2d or tosa.depthwise_conv2d) of
+/// input 0 with `filter` and `bias`, requantises it and sets output 0: the
+/// padding TFLite computes, the input sliced where TOSA's window arithmetic
+/// needs it, and TFLite's zero points.
+template <typename ConvOp>
+static LogicalResult buildWindowedConv(OpContext &ctx, const ConvKind &kind,
+                                       Value filter, Value bias,
+                                       const Window &w, int64_t channels,
+                                       fb::ActivationFunctionType act) {
+  RankedTensorType inType = ctx.getInputType(0);
+  RankedTensorType outType = ctx.getOutputType();
+  SmallVector<int64_t> pad = {0, 0, 0, 0};
+  if (w.same) {
+    auto [top, bottom] = getSamePadding(
+        inType.getDimSize(1), outType.getDimSize(1), w.sh, w.dh, w.kh);
+    auto [left, right] = getSamePadding(
+        inType.getDimSize(2), outType.getDimSize(2), w.sw, w.dw, w.kw);
+    pad = {top, bottom, left, right};
+  }
+  FailureOr<Value> input = ctx.getInput(0);
+  if (failed(input))
+    return failure();
+  Value window = fitWindow(
+      ctx.b, ctx.getLoc("window"), *input, pad,
+      {outType.getDimSize(1), outType.getDimSize(2)}, {w.sh, w.sw},
+      {(w.kh - 1) * w.dh + 1, (w.kw - 1) * w.dw + 1});
+  // TFLite's convolutions ignore the filter's zero point, and the 16x8
+  // ones the activations' too.
+  Value inZp = buildZeros(ctx, inType.getElementType(),
+                          getActivationZp(kind, ctx.getInputQuant(0)),
+                          "input_zp");
+  Value filterZp = buildZeros(ctx, ctx.getInputType(1).getElementType(), 0,
+                              "filter_zp");
+  auto accType = outType.clone(kind.accType);
+  Value acc = ConvOp::create(
+      ctx.b, kind.isFloat ? ctx.getLoc() : ctx.getLoc("acc"), accType, window,
+      filter, bias, inZp, filterZp, ctx.b.getDenseI64ArrayAttr(pad),
+      ctx.b.getDenseI64ArrayAttr({w.sh, w.sw}),
+      ctx.b.getDenseI64ArrayAttr({w.dh, w.dw}), TypeAttr::get(kind.accType));
+  FailureOr<Value> result =
+      requantize(ctx, acc, kind, 0, 1, channels, act,
+                 getActivationZp(kind, ctx.getOutputQuant()));
+  if (failed(result))
+    return failure();
+  return ctx.setOutput(0, *result);
+}
+
 LogicalResult mlir::helia::tflite::convertConv2D(OpContext &ctx) {
   if (failed(ctx.checkArity(2, 3, 1)) || failed(checkRank(ctx, 0, 4, "input")) ||
       failed(checkRank(ctx, 1, 4, "filter")))
@@ -279,46 +335,15 @@ LogicalResult mlir::helia::tflite::convertConv2D(OpContext &ctx) {
   int64_t dh = (*opts)->dilation_h_factor(), dw = (*opts)->dilation_w_factor();
   if (sh < 1 || sw < 1 || dh < 1 || dw < 1)
     return ctx.emitError() << "strides and dilations must be positive";
-  SmallVector<int64_t> pad = {0, 0, 0, 0};
-  if ((*opts)->padding() == fb::Padding_SAME) {
-    auto [top, bottom] = getSamePadding(inType.getDimSize(1),
-                                        outType.getDimSize(1), sh, dh,
-                                        filterType.getDimSize(1));
-    auto [left, right] = getSamePadding(inType.getDimSize(2),
-                                        outType.getDimSize(2), sw, dw,
-                                        filterType.getDimSize(2));
-    pad = {top, bottom, left, right};
-  }
-  FailureOr<Value> input = ctx.getInput(0);
   FailureOr<Value> filter = ctx.getInput(1);
   FailureOr<Value> bias = buildBias(ctx, 2, channels, *kind);
-  if (failed(input) || failed(filter) || failed(bias))
+  if (failed(filter) || failed(bias))
     return failure();
-  Value window = fitWindow(
-      ctx.b, ctx.getLoc("window"), *input, pad,
-      {outType.getDimSize(1), outType.getDimSize(2)}, {sh, sw},
-      {(filterType.getDimSize(1) - 1) * dh + 1,
-       (filterType.getDimSize(2) - 1) * dw + 1});
-  // TFLite's convolutions ignore the filter's zero point, and the 16x8
-  // ones the activations' too.
-  Value inZp = buildZeros(ctx, inType.getElementType(),
-                          getActivationZp(*kind, ctx.getInputQuant(0)),
-                          "input_zp");
-  Value filterZp =
-      buildZeros(ctx, filterType.getElementType(), 0, "filter_zp");
-  auto accType = outType.clone(kind->accType);
-  Value acc = tosa::Conv2DOp::create(
-      ctx.b, kind->isFloat ? ctx.getLoc() : ctx.getLoc("acc"), accType,
-      window, *filter, *bias, inZp, filterZp, ctx.b.getDenseI64ArrayAttr(pad),
-      ctx.b.getDenseI64ArrayAttr({sh, sw}), ctx.b.getDenseI64ArrayAttr({dh, dw}),
-      TypeAttr::get(kind->accType));
-  FailureOr<Value> result =
-      requantize(ctx, acc, *kind, 0, 1, channels,
-                 (*opts)->fused_activation_function(),
-                 getActivationZp(*kind, ctx.getOutputQuant()));
-  if (failed(result))
-    return failure();
-  return ctx.setOutput(0, *result);
+  Window w{filterType.getDimSize(1), filterType.getDimSize(2), sh, sw, dh, dw,
+           (*opts)->padding() == fb::Padding_SAME};
+  return buildWindowedConv<tosa::Conv2DOp>(ctx, *kind, *filter, *bias, w,
+                                           channels,
+                                           (*opts)->fused_activation_function());
 }
 
 LogicalResult mlir::helia::tflite::convertDepthwiseConv2D(OpContext &ctx) {
@@ -351,44 +376,16 @@ LogicalResult mlir::helia::tflite::convertDepthwiseConv2D(OpContext &ctx) {
   int64_t dh = (*opts)->dilation_h_factor(), dw = (*opts)->dilation_w_factor();
   if (sh < 1 || sw < 1 || dh < 1 || dw < 1)
     return ctx.emitError() << "strides and dilations must be positive";
-  SmallVector<int64_t> pad = {0, 0, 0, 0};
-  if ((*opts)->padding() == fb::Padding_SAME) {
-    auto [top, bottom] =
-        getSamePadding(inType.getDimSize(1), outType.getDimSize(1), sh, dh, kh);
-    auto [left, right] =
-        getSamePadding(inType.getDimSize(2), outType.getDimSize(2), sw, dw, kw);
-    pad = {top, bottom, left, right};
-  }
-  FailureOr<Value> input = ctx.getInput(0);
   // [1, H, W, C * M] and [H, W, C, M] hold the same bytes.
   FailureOr<Value> filter =
       buildFilter(ctx, 1, {kh, kw, inChannels, multiplier});
   FailureOr<Value> bias = buildBias(ctx, 2, channels, *kind);
-  if (failed(input) || failed(filter) || failed(bias))
+  if (failed(filter) || failed(bias))
     return failure();
-  Value window = fitWindow(ctx.b, ctx.getLoc("window"), *input, pad,
-                           {outType.getDimSize(1), outType.getDimSize(2)},
-                           {sh, sw}, {(kh - 1) * dh + 1, (kw - 1) * dw + 1});
-  // TFLite's convolutions ignore the filter's zero point, and the 16x8
-  // ones the activations' too.
-  Value inZp = buildZeros(ctx, inType.getElementType(),
-                          getActivationZp(*kind, ctx.getInputQuant(0)),
-                          "input_zp");
-  Value filterZp =
-      buildZeros(ctx, filterType.getElementType(), 0, "filter_zp");
-  auto accType = outType.clone(kind->accType);
-  Value acc = tosa::DepthwiseConv2DOp::create(
-      ctx.b, kind->isFloat ? ctx.getLoc() : ctx.getLoc("acc"), accType,
-      window, *filter, *bias, inZp, filterZp, ctx.b.getDenseI64ArrayAttr(pad),
-      ctx.b.getDenseI64ArrayAttr({sh, sw}), ctx.b.getDenseI64ArrayAttr({dh, dw}),
-      TypeAttr::get(kind->accType));
-  FailureOr<Value> result =
-      requantize(ctx, acc, *kind, 0, 1, channels,
-                 (*opts)->fused_activation_function(),
-                 getActivationZp(*kind, ctx.getOutputQuant()));
-  if (failed(result))
-    return failure();
-  return ctx.setOutput(0, *result);
+  Window w{kh, kw, sh, sw, dh, dw, (*opts)->padding() == fb::Padding_SAME};
+  return buildWindowedConv<tosa::DepthwiseConv2DOp>(
+      ctx, *kind, *filter, *bias, w, channels,
+      (*opts)->fused_activation_function());
 }
 
 LogicalResult mlir::helia::tflite::convertFullyConnected(OpContext &ctx) {
