@@ -105,9 +105,8 @@ TEST_F(TrafficTest, BroadcastInputIsReloadedEveryIteration) {
 }
 
 TEST_F(TrafficTest, StaticLoopsMultiplyTheirBody) {
-  // The body's copy of 16 bytes runs 6 times: (13 - 1) / 2 trips. (Its
-  // writes go to the loop's iter_arg, which BufferAnalysis tracks as no
-  // tensor of its own: they are not attributed, docs/Placement.md.)
+  // The body's copy of 16 bytes runs 6 times: (13 - 1) / 2 trips. Its
+  // writes go through the loop's iter_arg into the buffer of its init.
   parse(R"mlir(
     func.func @f(%x: tensor<16xi8> {helia.name = "x"}) -> tensor<16xi8> {
       %c1 = arith.constant 1 : index
@@ -121,6 +120,7 @@ TEST_F(TrafficTest, StaticLoopsMultiplyTheirBody) {
       return %r : tensor<16xi8>
     })mlir");
   EXPECT_EQ(named("x").readBytes, 6u * 16);
+  EXPECT_EQ(named("acc").writeBytes, 6u * 16);
 }
 
 TEST_F(TrafficTest, TableForImportedOps) {

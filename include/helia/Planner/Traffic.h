@@ -105,8 +105,8 @@ std::optional<double> evaluatePins(const PinProblem &problem,
 /// finishes. Never exceeds a capacity. On a DP table of at most `maxCells`
 /// cells the sizes are exact multiples of their grain; beyond, sizes round
 /// up (still feasible).
-PinChoice choosePins(const PinProblem &problem, uint64_t searchNodes = 200'000,
-                     uint64_t maxCells = 1 << 25);
+PinChoice choosePins(const PinProblem &problem, uint64_t searchNodes = 20'000,
+                     uint64_t maxCells = 1 << 16);
 
 /// The optimum by branch-and-bound (bound: a fractional knapsack of the
 /// remaining items over the remaining bytes), or nullopt when it needs more

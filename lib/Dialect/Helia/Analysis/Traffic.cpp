@@ -262,10 +262,57 @@ TrafficAnalysis::TrafficAnalysis(const BufferAnalysis &analysis)
     visit(block, 1);
 }
 
+/// The value whose buffer `value` is stored in, for the values that
+/// BufferAnalysis does not track as tensors of their own: ops nested in a
+/// region (a tiled loop's slices, its iter_args, the results written into
+/// them) share the storage of a view's source, a destination's init or a
+/// loop's init.
+static Value getStorage(const BufferAnalysis &analysis, Value value) {
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    if (!analysis.getAliasedBuffers(value).empty())
+      return value;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+      OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
+      if (!init)
+        return value;
+      value = init->get();
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+            tensor::ExpandShapeOp, tensor::CastOp, tensor::ReshapeOp>(op)) {
+      value = op->getOperand(0);
+      continue;
+    }
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      value = insert.getDest();
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+      continue;
+    }
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
+      unsigned number = cast<OpResult>(value).getResultNumber();
+      if (number >= loop.getRegionIterArgs().size())
+        return value;
+      OpOperand *init = loop.getTiedLoopInit(loop.getRegionIterArgs()[number]);
+      if (!init)
+        return value;
+      value = init->get();
+      continue;
+    }
+    return value;
+  }
+  return value;
+}
+
 void TrafficAnalysis::visit(Block &block, uint64_t times) {
   auto add = [&](Value value, uint64_t reads, uint64_t writes) {
     if (!reads && !writes)
       return;
+    value = getStorage(analysis, value);
     for (const BufferInfo *buffer : analysis.getAliasedBuffers(value)) {
       BufferTraffic &traffic = buffers[buffer->index];
       traffic.readBytes =
@@ -286,17 +333,9 @@ void TrafficAnalysis::visit(Block &block, uint64_t times) {
       continue;
     }
     OpTraffic traffic = getOpTraffic(&op);
-    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-    for (OpOperand &operand : op.getOpOperands()) {
-      unsigned i = operand.getOperandNumber();
-      Value value = operand.get();
-      // An init that is no planned tensor of its own (a loop's iter_arg)
-      // is stored in the buffer of the op's tied result.
-      if (dps && dps.isDpsInit(&operand) &&
-          analysis.getAliasedBuffers(value).empty())
-        value = dps.getTiedOpResult(&operand);
-      add(value, traffic.operandReads[i], traffic.operandWrites[i]);
-    }
+    for (OpOperand &operand : op.getOpOperands())
+      add(operand.get(), traffic.operandReads[operand.getOperandNumber()],
+          traffic.operandWrites[operand.getOperandNumber()]);
     for (auto [j, result] : llvm::enumerate(op.getResults()))
       add(result, 0, traffic.resultWrites[j]);
   }
