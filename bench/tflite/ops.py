@@ -70,7 +70,7 @@ CODES = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3,
          "TANH": 28, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41,
          "SQUEEZE": 43, "STRIDED_SLICE": 45, "PADV2": 60,
          "TRANSPOSE_CONV": 67, "EXPAND_DIMS": 70, "LEAKY_RELU": 98,
-         "QUANTIZE": 114}
+         "QUANTIZE": 114, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44}
 
 
 def quant(scale, zp=0):
@@ -93,9 +93,11 @@ class Model:
         # Per input: (low, high) of its random values.
         self.ranges = {}
 
-    def tensor(self, shape, t, q=None, data=None):
+    def tensor(self, shape, t, q=None, data=None, variable=False):
         entry = {"shape": [int(d) for d in shape], "type": TFL_TYPES[t],
                  "name": f"t{len(self.tensors)}", "buffer": 0}
+        if variable:
+            entry["is_variable"] = True
         if q:
             entry["quantization"] = q
         if data is not None:
@@ -123,9 +125,11 @@ class Model:
         values = [int(v) for v in values]
         return self.tensor(shape or [len(values)], "i32", data=values)
 
-    def op(self, name, ins, outs, options=None, version=1):
+    def op(self, name, ins, outs, options=None, version=1, intermediates=None):
         code = CODES[name]
         entry = {"opcode_index": 0, "inputs": ins, "outputs": outs}
+        if intermediates:
+            entry["intermediates"] = intermediates
         if options:
             entry["builtin_options_type"], entry["builtin_options"] = options
         self.code = {"deprecated_builtin_code": min(code, 127),
@@ -531,6 +535,78 @@ def dequantize(in_t, shape=(2, 3, 8)):
     return build
 
 
+def lstm(t="i8", batch=1, steps=5, n_in=6, units=4, time_major=False,
+         clip=0.0, cell_power=-11, hidden_zp=5, state_input=False):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM as TFLite's converter writes it: 24
+    inputs (peephole, projection and layer norm absent), the hidden and
+    cell states variable tensors, five intermediates (scaleless but the
+    effective hidden scale), TANH on the cell gate. Integer models are
+    8x8_16 (t="i8") or 16x8 (t="i16"), weights per tensor."""
+    def build(m):
+        np, rs = m.np, m.rs
+        shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+        out_shape = [steps, batch, units] if time_major else [batch, steps, units]
+        opts = ("UnidirectionalSequenceLSTMOptions",
+                {"fused_activation_function": "TANH", "cell_clip": clip,
+                 "time_major": time_major})
+        ins = [-1] * 24
+        inter = []
+        if t == "f32":
+            ins[0] = m.input(shape, "f32")
+            for k in range(1, 5):
+                ins[k] = m.tensor([units, n_in], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, n_in)))
+            for k in range(5, 9):
+                ins[k] = m.tensor([units, units], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, units)))
+            for k in range(12, 16):
+                ins[k] = m.tensor([units], "f32",
+                                  data=rs.normal(0, 0.5, size=units) + (1.0 if k == 13 else 0))
+            for k in (18, 19):
+                ins[k] = m.tensor([batch, units], "f32", variable=True)
+            y = m.output(out_shape, "f32")
+        else:
+            is8 = t == "i8"
+            in_q = act_q(m) if is8 else quant(float(rs.uniform(2e-4, 5e-4)))
+            h_q = quant(1 / 128, hidden_zp) if is8 else quant(1 / 32768)
+            ins[0] = m.input(shape, t, in_q)
+            w_q = {}
+            for k in range(1, 9):
+                cols = n_in if k < 5 else units
+                w_q[k] = float(rs.uniform(0.005, 0.03))
+                ins[k] = m.tensor([units, cols], "i8", quant(w_q[k]),
+                                  rs.randint(-127, 128, size=(units, cols)))
+            for k in range(12, 16):
+                bs = in_q["scale"][0] * w_q[k - 11]
+                ins[k] = m.tensor([units], "i32" if is8 else "i64", quant(bs),
+                                  rs.randint(-800, 800, size=units) * (1 if is8 else 30))
+            ins[18] = m.tensor([batch, units], t, h_q, variable=True)
+            ins[19] = m.tensor([batch, units], "i16", quant(2.0 ** cell_power),
+                               variable=True)
+            y = m.output(out_shape, t, h_q)
+            for g in ("input", "forget", "cell", "output"):
+                inter.append(m.tensor([0], "i16"))
+                m.tensors[-1]["name"] = f"input_to_{g}_intermediate"
+                m.tensors[-1]["shape"] = []
+            inter.append(m.tensor([], t, h_q))
+            m.tensors[-1]["name"] = "effective_hidden_scale_intermediate"
+        if state_input:
+            # The states as subgraph inputs instead of variables.
+            for k in (18, 19):
+                m.tensors[ins[k]].pop("is_variable", None)
+                m.inputs.append(ins[k])
+                lim = {"f32": (-1.0, 1.0), "i8": (-100, 100),
+                       "i16": (-3000, 3000)}
+                m.ranges[ins[k]] = lim[m_elt(m, ins[k])]
+        m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y], opts, version=1,
+             intermediates=inter)
+    return build
+
+
+def m_elt(m, k):
+    return {v: kk for kk, v in TFL_TYPES.items()}[m.tensors[k]["type"]]
+
+
 def i16_q(scale):
     return lambda m, iq=None: quant(scale)
 
@@ -671,6 +747,18 @@ CASES = [
     ("strided_slice_i8_negative_masks", strided_slice(begin=(0, 0, 0, 0), end=(1, 0, 0, 0), strides=(1, -2, -3, 1), begin_mask=15, end_mask=15)),
     ("strided_slice_i8_shrink", strided_slice(begin=(0, 2, 1, 0), end=(1, 3, 8, 3), strides=(1, 1, 2, 1), shrink=3)),
     ("strided_slice_f32_negative", strided_slice(t="f32", shape=(6, 5), begin=(5, 4), end=(-7, 0), strides=(-2, -1))),
+    # Recurrent (TFLite Micro's LSTM kernel: numpy transcription, Arm NN
+    # where it takes the model).
+    ("lstm_f32", lstm(t="f32")),
+    ("lstm_f32_time_major_batch2", lstm(t="f32", batch=2, steps=4, time_major=True, clip=3.0)),
+    ("lstm_f32_batch3_clip", lstm(t="f32", batch=3, steps=3, n_in=5, units=7, clip=1.5)),
+    ("lstm_i8", lstm()),
+    ("lstm_i8_time_major_batch2_clip", lstm(batch=2, steps=4, time_major=True, clip=1.0)),
+    ("lstm_i8_batch2_cell2^-12", lstm(batch=2, steps=6, n_in=3, units=5, cell_power=-12, hidden_zp=-3)),
+    ("lstm_i8_cell2^-15", lstm(steps=3, cell_power=-15, clip=0.5)),
+    ("lstm_i8_state_inputs", lstm(steps=3, state_input=True)),
+    ("lstm_i16", lstm(t="i16", steps=4)),
+    ("lstm_i16_time_major_batch2", lstm(t="i16", batch=2, steps=3, time_major=True, clip=2.0)),
 ]
 
 
@@ -680,6 +768,12 @@ CASES = [
 # kernel: the integer arithmetic of tensorflow/lite/kernels/internal/
 # reference (MultiplyByQuantizedMultiplier with double rounding,
 # QuantizeMultiplier, CalculateActivationRangeQuantized), in int64.
+
+# Operators whose reference is the numpy transcription of TFLite Micro's
+# kernel (bit for bit for integer outputs), Arm NN's difference beside it.
+NUMPY_FIRST = {
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "TFLite Micro's lstm_eval in numpy",
+}
 
 # Arm NN's known deviations from TFLite, by case: the reference is numpy.
 ARMNN_DEVIATES = {
@@ -929,7 +1023,16 @@ def ref_softmax_float(np, r, op, xs):
     return np.clip(tfl_round(np, y / out_s) + out_zp, lo, hi)
 
 
-NUMPY_REFS = {"CONV_2D": ref_conv, "FULLY_CONNECTED": ref_fully_connected,
+def ref_lstm(np, r, op, xs):
+    import lstm_ref
+    state = None
+    if len(xs) > 1:  # the states as subgraph inputs
+        state = xs[1:3]
+    y, _ = lstm_ref.lstm(np, r, op, xs[0], state)
+    return y
+
+
+NUMPY_REFS = {"UNIDIRECTIONAL_SEQUENCE_LSTM": ref_lstm, "CONV_2D": ref_conv, "FULLY_CONNECTED": ref_fully_connected,
               "TRANSPOSE_CONV": ref_transpose_conv, "PAD": ref_pad,
               "PADV2": ref_pad, "EXPAND_DIMS": ref_reshape,
               "RELU_N1_TO_1": ref_relu_n1_to_1, "SOFTMAX": ref_softmax_float}
@@ -1086,8 +1189,10 @@ class Tools:
                    timeout=self.timeout, what="mlir-runner").decode(errors="replace")
 
 
-def difference(got, want, elt):
-    """(max difference, unit text, within tolerance) of one output."""
+def difference(got, want, elt, exact=False):
+    """(max difference, unit text, within tolerance) of one output; `exact`:
+    integer outputs must be bit-identical (a transcription of TFLite
+    Micro's integer kernel is the reference)."""
     if len(got) != len(want):
         raise Failure(f"{len(got)} values, Arm NN {len(want)}")
     if elt == "f32":
@@ -1097,7 +1202,7 @@ def difference(got, want, elt):
             worst = float("inf")
         return worst, f"{worst:.1e} rel", worst <= FLOAT_RTOL
     worst = max((abs(int(a) - int(b)) for a, b in zip(got, want)), default=0)
-    return worst, f"{worst} LSB", worst <= QUANT_LSB
+    return worst, f"{worst} LSB", worst <= (0 if exact else QUANT_LSB)
 
 
 def describe(m):
@@ -1126,7 +1231,17 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 row["dropped"] = "Arm NN: " + r["error"]
             else:
                 want, source = r["outputs"], "Arm NN"
-        if name in ARMNN_DEVIATES or "dropped" in row or not armnn:
+        armnn_want = None
+        if row["op"] in NUMPY_FIRST:
+            # TFLite Micro's kernel is the reference; Arm NN's difference is
+            # reported beside it.
+            armnn_want, want = want, None
+            row["note"] = NUMPY_FIRST[row["op"]] + (
+                "" if armnn_want is not None else
+                "; " + row.pop("dropped", "Arm NN: not run"))
+            ref = numpy_reference(np, m, samples)
+            want, source = ref, "numpy TFLM"
+        elif name in ARMNN_DEVIATES or "dropped" in row or not armnn:
             ref = numpy_reference(np, m, samples)
             if ref is not None:
                 why = ARMNN_DEVIATES.get(name) or row.pop("dropped", None) or "no Arm NN"
@@ -1158,13 +1273,25 @@ def one(args, tools, np, name, builder, armnn, tmp):
                     g = outs["planned"][j * len(results) + i]
                     if elt == "f32":
                         g = [as_float(v) for v in g]
-                    w_, t_, in_ = difference(g, want[j][i], elt)
+                    w_, t_, in_ = difference(g, want[j][i], elt,
+                                             exact=row["op"] in NUMPY_FIRST)
                     if w_ >= worst:
                         worst, text_ = w_, t_
                     within = within and in_
                 cells.append(text_ + ("" if within else " OVER"))
                 ok = ok and within
             row["armnn"] = ", ".join(cells)
+            if armnn_want is not None:
+                worst = 0
+                for j in range(len(samples)):
+                    for i, (shape, elt) in enumerate(results):
+                        g = outs["planned"][j * len(results) + i]
+                        if elt == "f32":
+                            g = [as_float(v) for v in g]
+                        worst = max(worst, difference(g, armnn_want[j][i], elt)[0])
+                unit = "rel" if results[0][1] == "f32" else "LSB"
+                row["note"] += f"; Arm NN: {worst:.1e} {unit}" if unit == "rel" \
+                    else f"; Arm NN: {worst} LSB"
         else:
             row["armnn"] = "dropped: " + row["dropped"] if "dropped" in row else "no reference"
         if "note" in row:

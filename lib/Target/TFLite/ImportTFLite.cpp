@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -641,7 +642,7 @@ std::string mlir::helia::tflite::getDefaultFunctionName(StringRef fileName) {
 void mlir::helia::tflite::registerImportDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect,
                   linalg::LinalgDialect, math::MathDialect,
-                  tensor::TensorDialect, tosa::TosaDialect>();
+                  scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect>();
 }
 
 OwningOpRef<ModuleOp>

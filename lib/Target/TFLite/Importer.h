@@ -187,6 +187,7 @@ LogicalResult convertStridedSlice(OpContext &ctx);
 LogicalResult convertTranspose(OpContext &ctx);
 LogicalResult convertConcatenation(OpContext &ctx);
 LogicalResult convertMean(OpContext &ctx);
+LogicalResult convertUnidirectionalSequenceLSTM(OpContext &ctx);
 
 //===----------------------------------------------------------------------===//
 // Shared builders
