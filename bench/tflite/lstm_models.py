@@ -18,6 +18,12 @@ from `fetch github:tensorflow/tflite-micro`:
   tensorflow/lite/micro/examples/dtln/dtln_noise_suppression.tflite
 
   lstm_models.py --build build --models a.tflite,b.tflite [--count 3]
+                 [--tflm-golden dtln_noise_suppression.tflite=dtln_inout_data.cc]
+
+--tflm-golden MODEL=FILE.cc: the int8 arrays `feature_data` (the input) and
+`golden_ref` (TFLite Micro's output) of a TFLite Micro example test
+(tensorflow/lite/micro/examples/dtln/dtln_inout_data.cc); the whole model
+runs on the input and its output is compared with TFLite Micro's.
 """
 import argparse
 import json
@@ -58,6 +64,16 @@ class Tensors:
     def q(self, k):
         e = self.exact[k]
         return [float(s) for s in e["scale"]], list(e["zp"]) or [0]
+
+
+def read_c_arrays(path):
+    """The int8 arrays of a C file, by name."""
+    import re
+    text = open(path).read()
+    arrays = {}
+    for m in re.finditer(r"int8_t\s+(\w+)\[\]\s*=\s*\{([^}]*)\}", text):
+        arrays[m.group(1)] = [int(v) for v in re.findall(r"-?\d+", m.group(2))]
+    return arrays
 
 
 def one(args, tools, np, path, work):
@@ -103,7 +119,7 @@ def one(args, tools, np, path, work):
             with open(h, "w") as f:
                 f.write(harness(text, fname, fargs, results, hexes,
                                 dealloc=kind == "planned"))
-            outs[kind] = parse_output(tools.host(h, pipeline), len(samples) * len(results))
+            outs[kind] = parse_output(tools.host(h, pipeline), len(hexes) * len(results))
         return outs, results
 
     for n, op in enumerate(lstms):
@@ -135,6 +151,23 @@ def one(args, tools, np, path, work):
     same = outs["planned"] == outs["plain"]
     rows.append((stem, "whole model", "(no reference)", "yes" if same else "NO",
                  f"{time.time() - t0:.0f} s", same))
+    golden = dict(g.split("=", 1) for g in args.tflm_golden.split(",") if g)
+    if os.path.basename(path) in golden:
+        arrays = read_c_arrays(golden[os.path.basename(path)])
+        x = np.array(arrays["feature_data"], dtype="i1").reshape(shape)
+        hexes[:] = [[x.tobytes().hex().upper()]]
+        t0 = time.time()
+        outs, results = helia(path, "golden")
+        got = outs["planned"][0]
+        want = arrays["golden_ref"]
+        worst = max(abs(int(a) - int(b)) for a, b in zip(got, want))
+        n_diff = sum(int(a) != int(b) for a, b in zip(got, want))
+        rows.append((stem, "whole model on TFLite Micro's test input",
+                     f"{worst} LSB vs TFLite Micro's golden output "
+                     f"({n_diff} of {len(want)} differ)",
+                     "yes" if outs["planned"] == outs["plain"] else "NO",
+                     f"{time.time() - t0:.0f} s",
+                     worst <= 1 and outs["planned"] == outs["plain"]))
     return rows
 
 
@@ -146,6 +179,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--keep", help="keep the work files here")
+    ap.add_argument("--tflm-golden", default="",
+                    help="MODEL.tflite=FILE.cc,...: TFLite Micro's test input "
+                    "and golden output for a model")
     args = ap.parse_args()
     import numpy as np
     args.build = os.path.abspath(args.build)
