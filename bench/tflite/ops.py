@@ -22,9 +22,12 @@ outputs, max |a - b| / max |b| for float ones) and whether planned == plain
 bit for bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes
 quantized operators in float), 1e-5 relative for float.
 
+With --qemu the planned harness also runs as a Cortex-M55 image on QEMU's
+mps3-an547 and must print what the host printed.
+
 usage: ops.py [--build build] [--models conv2d_i8_same,...] [--count 3]
               [--seed 0] [-j 2] [--cache DIR] [--keep DIR] [--no-armnn]
-              [--list] [--check]
+              [--qemu] [--list] [--check]
 
 The run ends with `N passed, N failed`; --check exits 1 when anything
 failed.
@@ -44,8 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The harness, the lowering and the tool runner are run.py's.
 sys.path.insert(0, HERE)
 from run import (LLVM, PLAIN, RUNNER_LIBS, SYSTEM_PYTHON, TO_LLVM, TOSA,  # noqa: E402
-                 Failure, as_float, function_name, harness, have_armnn,
+                 Failure, as_float, batches, function_name, harness, have_armnn,
                  parse_output, run, signature)
+import run as run_py  # noqa: E402
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(ROOT, "lib", "Target", "TFLite", "TFLiteSchema.fbs")
 # The TFLite recipe (accumulators one element at a time, convolution
@@ -1179,6 +1183,13 @@ class Tools:
             timeout=self.timeout, what="import")
         return open(out).read()
 
+    def firmware(self, harness_path, work, heap):
+        """The planned harness as an mps3-an547 image on QEMU (run.py's)."""
+        args = argparse.Namespace(build=os.path.dirname(os.path.dirname(self.opt)),
+                                  translate=self.translate, imported=None,
+                                  timeout=self.timeout, pipeline_options="")
+        return run_py.Tools(args).firmware(harness_path, work, heap)
+
     def host(self, harness_path, pipeline):
         lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],
                       timeout=self.timeout, what="helia-opt")
@@ -1265,6 +1276,16 @@ def one(args, tools, np, name, builder, armnn, tmp):
         same = outs["planned"] == outs["plain"]
         row["plain"] = "yes" if same else "NO"
         ok = same
+        if args.qemu:
+            # The planned harness as firmware: QEMU == host bit for bit.
+            _, heap = batches(results, fargs, len(samples))
+            fw = os.path.join(work, "fw")
+            os.makedirs(fw, exist_ok=True)
+            got = parse_output(tools.firmware(os.path.join(work, "harness.planned.mlir"),
+                                              fw, heap), len(samples) * len(results))
+            qemu_same = got == outs["planned"]
+            row["plain"] += ", QEMU == host" if qemu_same else ", QEMU != host"
+            ok = ok and qemu_same
         if want is not None:
             cells = []
             for i, (shape, elt) in enumerate(results):
@@ -1319,6 +1340,9 @@ def main():
     ap.add_argument("--cache", help="where Arm NN's outputs are cached "
                     "(default BUILD/tflite/ops-reference)")
     ap.add_argument("--keep", help="keep the models and work files in this directory")
+    ap.add_argument("--qemu", action="store_true",
+                    help="also run the planned harness as an mps3-an547 image "
+                    "on QEMU and require QEMU == host bit for bit")
     ap.add_argument("--no-armnn", action="store_true",
                     help="check planned == plain only")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
