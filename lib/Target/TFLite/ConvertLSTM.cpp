@@ -382,8 +382,9 @@ static FailureOr<Value> buildMul(Lstm &l, Location loc, Value a, Value b2,
 }
 
 /// The initial value of a state input: its value when it is not a variable
-/// tensor; otherwise what TFLite Micro resets a variable to (the zero point
-/// for int8, zero otherwise), whatever its buffer holds.
+/// tensor or when variables are persistent (the function's argument);
+/// otherwise what TFLite Micro resets a variable to (the zero point for
+/// int8, zero otherwise), whatever its buffer holds.
 static FailureOr<Value> buildInitialState(Lstm &l, unsigned i,
                                           RankedTensorType type) {
   OpContext &ctx = l.ctx;
@@ -391,7 +392,8 @@ static FailureOr<Value> buildInitialState(Lstm &l, unsigned i,
   int32_t index = ctx.getInputIndex(i);
   Location loc = ctx.importer.getTensorLoc(index);
   Value value;
-  if (!ctx.importer.getTensor(index)->is_variable()) {
+  if (!ctx.importer.getTensor(index)->is_variable() ||
+      ctx.importer.hasValue(index)) {
     FailureOr<Value> input = ctx.getInput(i);
     if (failed(input))
       return failure();
@@ -709,5 +711,11 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
         b, ctx.getLoc("step_output"), row, outAcc, offsets, outSizes, strides);
     scf::YieldOp::create(b, loc, ValueRange{updated, *newH, newC});
   }
+  if (ctx.importer.hasPersistentVariables())
+    for (auto [i, result] : {std::pair{kOutputState, 1u},
+                             std::pair{kCellState, 2u}})
+      if (ctx.importer.getTensor(ctx.getInputIndex(i))->is_variable())
+        ctx.importer.setVariableState(ctx.getInputIndex(i),
+                                      loop.getResult(result));
   return ctx.setOutput(0, loop.getResult(0));
 }

@@ -43,7 +43,8 @@ public:
   Importer(MLIRContext *context, llvm::StringRef fileName,
            llvm::ArrayRef<uint8_t> bytes);
 
-  OwningOpRef<ModuleOp> import(llvm::StringRef functionName);
+  OwningOpRef<ModuleOp> import(llvm::StringRef functionName,
+                               bool persistentVariables = false);
 
   MLIRContext *getContext() { return context; }
   OpBuilder &getBuilder() { return builder; }
@@ -72,6 +73,15 @@ public:
   /// operator's result, or a constant made from its buffer on first use.
   FailureOr<Value> getValue(int32_t index);
   void setValue(int32_t index, Value value) { values[index] = value; }
+  bool hasValue(int32_t index) const { return values.count(index); }
+
+  /// Persistent variables (ImportOptions::persistentVariables): whether
+  /// they are on, and the value variable `index` holds after an operator
+  /// updated it.
+  bool hasPersistentVariables() const { return persistentVariables; }
+  void setVariableState(int32_t index, Value value) {
+    variableStates[index] = value;
+  }
 
 private:
   LogicalResult verifyModel();
@@ -87,6 +97,8 @@ private:
   llvm::DenseMap<int32_t, Value> values;
   llvm::DenseMap<int32_t, RankedTensorType> types;
   llvm::DenseMap<int32_t, std::unique_ptr<TensorQuant>> quants;
+  bool persistentVariables = false;
+  llvm::DenseMap<int32_t, Value> variableStates;
 };
 
 /// One operator of the subgraph, as its converter sees it.
