@@ -85,6 +85,14 @@ static cl::opt<bool>
                        "<prefix>.ll (optimised LLVM IR)"),
               cl::init(false), cl::cat(toolCategory));
 
+static cl::opt<bool> persistentVariables(
+    "persistent-variables",
+    cl::desc("A .tflite model's variable tensors (an LSTM's states) become "
+             "persistent state: trailing inputs and outputs planned into the "
+             "persistent arena (default: every run starts from their reset "
+             "state; docs/TFLite.md)"),
+    cl::init(false), cl::cat(toolCategory));
+
 namespace {
 enum class PadInPlaceMode { Auto, Always, Never };
 } // namespace
@@ -220,6 +228,7 @@ OwningOpRef<ModuleOp> Driver::import() {
     // --prefix names the model's function too, as heliaAOT's prefix names
     // everything the module exports.
     importOptions.functionName = options.prefix;
+    importOptions.persistentVariables = persistentVariables;
     module =
         tflite::importTFLite((*buffer)->getMemBufferRef(), &ctx, importOptions);
   } else {
