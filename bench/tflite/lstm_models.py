@@ -17,7 +17,7 @@ from `fetch github:tensorflow/tflite-micro`:
   third_party/xtensa/examples/micro_speech_lstm/micro_speech_lstm.tflite
   tensorflow/lite/micro/examples/dtln/dtln_noise_suppression.tflite
 
-  lstm_models.py --build build --models a.tflite,b.tflite [--count 3]
+  lstm_models.py --build build --models a.tflite,b.tflite [--count 3] [--qemu]
                  [--tflm-golden dtln_noise_suppression.tflite=dtln_inout_data.cc]
 
 --tflm-golden MODEL=FILE.cc: the int8 arrays `feature_data` (the input) and
@@ -38,8 +38,8 @@ sys.path.insert(0, HERE)
 import layers  # noqa: E402
 import lstm_ref  # noqa: E402
 from ops import NP_TYPES, PLANNED, SCHEMA, TFL_TYPES, Tools  # noqa: E402
-from run import (PLAIN, TOSA, as_float, function_name, harness,  # noqa: E402
-                 parse_output, run, signature)
+from run import (PLAIN, TOSA, as_float, batches, function_name,  # noqa: E402
+                 harness, parse_output, run, signature)
 
 LSTM = 44
 
@@ -110,7 +110,7 @@ def one(args, tools, np, path, work):
             NP_TYPES[t.elt(op["outputs"][0])]) for x in xs]
     hexes = [[x.tobytes().hex().upper()] for x in samples]
 
-    def helia(model_path, name):
+    def helia(model_path, name, qemu=False):
         text = tools.import_model(model_path, work)
         fname, fargs, results = signature(text, function_name(model_path))
         outs = {}
@@ -120,6 +120,13 @@ def one(args, tools, np, path, work):
                 f.write(harness(text, fname, fargs, results, hexes,
                                 dealloc=kind == "planned"))
             outs[kind] = parse_output(tools.host(h, pipeline), len(hexes) * len(results))
+        if qemu:
+            _, heap = batches(results, fargs, len(hexes))
+            fw = os.path.join(work, name + ".fw")
+            os.makedirs(fw, exist_ok=True)
+            outs["qemu"] = parse_output(
+                tools.firmware(os.path.join(work, f"{name}.planned.mlir"), fw, heap),
+                len(hexes) * len(results))
         return outs, results
 
     for n, op in enumerate(lstms):
@@ -147,9 +154,26 @@ def one(args, tools, np, path, work):
                      unit, "yes" if outs["planned"] == outs["plain"] else "NO",
                      f"{time.time() - t0:.0f} s", ok))
     t0 = time.time()
-    outs, results = helia(path, "whole")
+    outs, results = helia(path, "whole", qemu=args.qemu)
     same = outs["planned"] == outs["plain"]
-    rows.append((stem, "whole model", "(no reference)", "yes" if same else "NO",
+    text = "yes" if same else "NO"
+    if args.qemu:
+        if outs["qemu"] == outs["planned"]:
+            text += ", QEMU == host"
+        elif all(e == "f32" for _, e in results):
+            # The image's libm (bench/tflite/libm.c) is not the host's: float
+            # outputs agree to a tolerance.
+            worst = 0.0
+            for q, h in zip(outs["qemu"], outs["planned"]):
+                q, h = [as_float(v) for v in q], [as_float(v) for v in h]
+                scale = max(max(abs(v) for v in h), 1e-30)
+                worst = max(worst, max(abs(a - b) for a, b in zip(q, h)) / scale)
+            text += f", QEMU {worst:.1e} rel from host"
+            same = same and worst <= 1e-5
+        else:
+            text += ", QEMU != host"
+            same = False
+    rows.append((stem, "whole model", "(no reference)", text,
                  f"{time.time() - t0:.0f} s", same))
     golden = dict(g.split("=", 1) for g in args.tflm_golden.split(",") if g)
     if os.path.basename(path) in golden:
@@ -179,6 +203,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--keep", help="keep the work files here")
+    ap.add_argument("--qemu", action="store_true",
+                    help="also run the whole model as an mps3-an547 image on "
+                    "QEMU: QEMU == host bit for bit")
     ap.add_argument("--tflm-golden", default="",
                     help="MODEL.tflite=FILE.cc,...: TFLite Micro's test input "
                     "and golden output for a model")
