@@ -21,12 +21,13 @@ the plugin attributes to come from the image and the plan:
             tensors that share storage share a slot); stream slots too
   other     every other allocated section (.text, .data, .bss, .stack, ...)
 
-usage: bench/traffic.py MODEL [--build build] [--prefix model] [--slots]
-           [--json] [--runs N] [--rules FILE] [--memory-limit M=B]...
-           [--compile-option OPT]... [--keep DIR]
+usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots]
+           [--json | --markdown] [--runs N] [--rules FILE]
+           [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
 
 Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
-"Measuring traffic"). Exits 1 with a message when a step fails.
+"Measuring traffic"; with --markdown one table of every model, as in
+docs/benchmarks.md). Exits 1 with a message when a step fails.
 """
 import argparse
 import json
@@ -247,7 +248,9 @@ def ranges_of(prefix, plan, elf, slots):
             if b is not None:
                 key = (arena_name[b["region_id"]], b["offset"], t["size"])
                 size_of[key] = t["size"]
-                tensors_of.setdefault(key, []).append(tensor_name(t))
+                names = tensors_of.setdefault(key, [])
+                if tensor_name(t) not in names:
+                    names.append(tensor_name(t))
         by_id = {(t["function"], t["tensor_id"]): t for t in plan["tensors"]}
         for s in plan.get("streams", []):
             t = by_id[(s["function"], s["tensor_id"])]
@@ -274,6 +277,14 @@ def ranges_of(prefix, plan, elf, slots):
 
 
 # --- Measuring and reporting -------------------------------------------------
+
+def arena_role(arena):
+    """scratch, persistent, constant, stream (the stream pool) or source (the
+    read-only blob a staged arena is hydrated from)."""
+    if arena is None:
+        return "source"
+    return "stream" if arena["stream"] else arena["role"]
+
 
 def measure(args, work):
     prefix, plan, elf = build_image(args, work)
@@ -303,7 +314,7 @@ def measure(args, work):
     for a in measured["arenas"]:
         plan_arena = arenas_by_name.get(a["name"])
         entry = {"name": a["name"], "memory": a["memory"],
-                 "role": plan_arena["role"] if plan_arena else "source",
+                 "role": arena_role(plan_arena),
                  "address": a["begin"], "size": a["end"] - a["begin"]}
         entry.update({k: a[k] for k in COUNTS})
         entry["slots"] = []
@@ -382,14 +393,28 @@ def print_report(result, slots):
           f"{u['read_bytes']} read, {u['write_bytes']} written")
 
 
+def print_markdown(results):
+    print("| model | where | read bytes | write bytes | reads | writes |")
+    print("|---|---|---:|---:|---:|---:|")
+    for r in results:
+        rows = [(f"memory {m['name']}", m) for m in r["memories"] if m["reads"] or m["writes"]]
+        rows += [(f"arena {a['name']} ({a['role']})", a) for a in r["arenas"]]
+        rows += [(f"{o['name']} ({o['memory']})", o) for o in r["other"] if o["reads"] or o["writes"]]
+        for i, (where, c) in enumerate(rows):
+            print(f"| {r['model'] if i == 0 else ''} | {where} | " +
+                  " | ".join(str(v) for v in counts(c)) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("model", help=".tflite or .mlir model")
+    ap.add_argument("models", nargs="+", metavar="model", help=".tflite or .mlir model")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--plugin", help="the plugin (default BUILD/lib/helia-traffic.so)")
     ap.add_argument("--prefix", default="model")
     ap.add_argument("--slots", action="store_true", help="also per slot of each arena")
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    ap.add_argument("--markdown", action="store_true",
+                    help="one markdown table of every model's memories, arenas and stack")
     ap.add_argument("--runs", type=int, default=1, help="inferences to count (default 1)")
     ap.add_argument("--rules", help="a rules file for helia-compile")
     ap.add_argument("--memory-limit", action="append", default=[],
@@ -404,20 +429,30 @@ def main():
     args.build = os.path.abspath(args.build)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    if args.keep and len(args.models) > 1:
+        ap.error("--keep takes one model")
+    results = []
     try:
-        if args.keep:
-            os.makedirs(args.keep, exist_ok=True)
-            result = measure(args, os.path.abspath(args.keep))
-        else:
-            with tempfile.TemporaryDirectory() as work:
-                result = measure(args, work)
+        for model in args.models:
+            args.model = model
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                results.append(measure(args, os.path.abspath(args.keep)))
+            else:
+                with tempfile.TemporaryDirectory() as work:
+                    results.append(measure(args, work))
     except Failure as e:
-        print(f"traffic.py: error: {e}", file=sys.stderr)
+        print(f"traffic.py: error: {args.model}: {e}", file=sys.stderr)
         sys.exit(1)
-    if args.json:
-        print(json.dumps(result, indent=2))
+    if args.markdown:
+        print_markdown(results)
+    elif args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     else:
-        print_report(result, args.slots)
+        for i, result in enumerate(results):
+            if i:
+                print()
+            print_report(result, args.slots)
 
 
 if __name__ == "__main__":
