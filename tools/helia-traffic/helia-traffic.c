@@ -216,7 +216,7 @@ static bool linkRanges(void) {
       if (j != i && o->level == r->level && r->level != LEVEL_SLOT &&
           overlaps(o, r)) {
         fail("%s ranges must not overlap: '%s' and '%s'",
-             levelNames[r->level], o->name, r->name);
+             levelNames[r->level], r->name, o->name);
         return false;
       }
       if (r->level != LEVEL_MEMORY && o->level == parentLevel &&
