@@ -32,13 +32,14 @@
 #include "qemu-plugin-api.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-HELIA_QEMU_PLUGIN_EXPORT int qemu_plugin_version = HELIA_QEMU_PLUGIN_API_VERSION;
+HELIA_QEMU_PLUGIN_EXPORT int qemu_plugin_version =
+    HELIA_QEMU_PLUGIN_API_VERSION;
 
 enum Level { LEVEL_MEMORY, LEVEL_ARENA, LEVEL_SLOT, LEVEL_AREA, LEVEL_COUNT };
 static const char *const levelNames[LEVEL_COUNT] = {"memory", "arena", "slot",
@@ -102,8 +103,7 @@ static bool parseAddress(const char *text, uint64_t *value) {
 }
 
 static bool addRange(const char *levelText, const char *beginText,
-                     const char *endText, const char *name,
-                     const char *where) {
+                     const char *endText, const char *name, const char *where) {
   int level = -1;
   for (int i = 0; i < LEVEL_COUNT; ++i)
     if (!strcmp(levelText, levelNames[i]))
@@ -116,8 +116,7 @@ static bool addRange(const char *levelText, const char *beginText,
   Range r = {.level = (enum Level)level, .parent = -1};
   if (!parseAddress(beginText, &r.begin) || !parseAddress(endText, &r.end) ||
       r.end <= r.begin) {
-    fail("%s: '%s' is not a range <begin> <end> with begin < end", where,
-         name);
+    fail("%s: '%s' is not a range <begin> <end> with begin < end", where, name);
     return false;
   }
   if (!*name) {
@@ -215,12 +214,11 @@ static bool linkRanges(void) {
       const Range *o = &ranges[j];
       if (j != i && o->level == r->level && r->level != LEVEL_SLOT &&
           overlaps(o, r)) {
-        fail("%s ranges must not overlap: '%s' and '%s'",
-             levelNames[r->level], r->name, o->name);
+        fail("%s ranges must not overlap: '%s' and '%s'", levelNames[r->level],
+             r->name, o->name);
         return false;
       }
-      if (r->level != LEVEL_MEMORY && o->level == parentLevel &&
-          contains(o, r))
+      if (r->level != LEVEL_MEMORY && o->level == parentLevel && contains(o, r))
         r->parent = (int)j;
     }
     if (r->level != LEVEL_MEMORY && r->parent < 0) {
@@ -258,16 +256,26 @@ static void buildSegments(void) {
   size_t slotRefs = 0, slotCapacity = 64;
   segmentSlots = malloc(slotCapacity * sizeof *segmentSlots);
   for (size_t i = 0; i + 1 < unique; ++i) {
-    Segment s = {.begin = bounds[i], .end = bounds[i + 1], .memory = -1,
-                 .arena = -1, .area = -1, .firstSlot = slotRefs};
+    Segment s = {.begin = bounds[i],
+                 .end = bounds[i + 1],
+                 .memory = -1,
+                 .arena = -1,
+                 .area = -1,
+                 .firstSlot = slotRefs};
     for (size_t j = 0; j < rangeCount; ++j) {
       const Range *r = &ranges[j];
       if (r->begin > s.begin || s.end > r->end)
         continue;
       switch (r->level) {
-      case LEVEL_MEMORY: s.memory = (int)j; break;
-      case LEVEL_ARENA: s.arena = (int)j; break;
-      case LEVEL_AREA: s.area = (int)j; break;
+      case LEVEL_MEMORY:
+        s.memory = (int)j;
+        break;
+      case LEVEL_ARENA:
+        s.arena = (int)j;
+        break;
+      case LEVEL_AREA:
+        s.area = (int)j;
+        break;
       case LEVEL_SLOT:
         if (slotRefs == slotCapacity) {
           slotCapacity *= 2;
@@ -277,7 +285,8 @@ static void buildSegments(void) {
         segmentSlots[slotRefs++] = (int)j;
         ++s.slotCount;
         break;
-      case LEVEL_COUNT: break;
+      case LEVEL_COUNT:
+        break;
       }
     }
     if (s.memory >= 0)
@@ -547,8 +556,7 @@ HELIA_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
       stopAddr &= ~(uint64_t)1;
       haveStop = true;
     } else {
-      fail("unknown argument '%s' (ranges=, range=, out=, start=, stop=)",
-           arg);
+      fail("unknown argument '%s' (ranges=, range=, out=, start=, stop=)", arg);
       return 1;
     }
   }
