@@ -237,7 +237,9 @@ def ranges_of(prefix, plan, elf, slots):
             result.append(("arena", s["Value"], s["Value"] + s["Size"], by_symbol[name]))
     missing = [a["name"] for a in plan["arenas"] if a["name"] not in arena_at and a["size"]]
     if missing:
-        raise Failure(f"the image has no symbol for arena(s) {', '.join(missing)}")
+        raise Failure(f"the image has no symbol for arena(s) {', '.join(missing)}: "
+                      "only the image's own arenas are measured (the default "
+                      "arena-mode=global, not arg or alloc)")
 
     tensors_of = {}
     if slots:
