@@ -447,12 +447,14 @@ static void writeReport(qemu_plugin_id_t id, void *userdata) {
     return;
   }
   fputs("{\n  \"counted\": ", f);
-  if (haveStart)
-    fprintf(f,
-            "{\"start\": %" PRIu64 ", \"stop\": %" PRIu64
-            ", \"windows\": %" PRIu64 "}",
-            startAddr, haveStop ? stopAddr : 0, windows);
-  else
+  if (haveStart) {
+    fprintf(f, "{\"start\": %" PRIu64 ", \"stop\": ", startAddr);
+    if (haveStop)
+      fprintf(f, "%" PRIu64, stopAddr);
+    else
+      fputs("null", f);
+    fprintf(f, ", \"windows\": %" PRIu64 "}", windows);
+  } else
     fputs("\"the whole run\"", f);
   fputs(",\n  \"total\": {", f);
   writeCounts(f, &total);

@@ -10,8 +10,12 @@ volatile uint8_t src8[BYTES] __attribute__((section(".app.sram")));
 volatile uint32_t dst[WORDS] __attribute__((section(".app.dtcm")));
 volatile uint8_t dst8[BYTES] __attribute__((section(".app.dtcm")));
 
-__attribute__((noinline, used)) void helia_traffic_begin(void) { __asm volatile(""); }
-__attribute__((noinline, used)) void helia_traffic_end(void) { __asm volatile(""); }
+__attribute__((noinline, used)) void helia_traffic_begin(void) {
+  __asm volatile("");
+}
+__attribute__((noinline, used)) void helia_traffic_end(void) {
+  __asm volatile("");
+}
 
 __attribute__((noinline)) static void copy(void) {
   for (unsigned i = 0; i < WORDS; ++i)
