@@ -24,8 +24,10 @@
  * a function symbol) is ignored.
  *
  * Instruction fetches are not counted, only the loads and stores that
- * instructions make. Every byte of an access is attributed to the range it
- * falls in; the access itself counts where its first byte is.
+ * instructions make, as QEMU reports them: an MVE vector load or store is one
+ * access per element, an ldrd or ldm one per word. Every byte of an access
+ * is attributed to the range it falls in; the access itself counts where its
+ * first byte is.
  *
  *===----------------------------------------------------------------------===*/
 
