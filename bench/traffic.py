@@ -21,7 +21,7 @@ the plugin attributes to come from the image and the plan:
             tensors that share storage share a slot); stream slots too
   other     every other allocated section (.text, .data, .bss, .stack, ...)
 
-usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots]
+usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--weights K]
            [--json | --markdown] [--runs N] [--rules FILE]
            [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
 
@@ -290,7 +290,7 @@ def arena_role(arena):
 
 def measure(args, work):
     prefix, plan, elf = build_image(args, work)
-    ranges, tensors_of, begin, end = ranges_of(prefix, plan, elf, args.slots)
+    ranges, tensors_of, begin, end = ranges_of(prefix, plan, elf, args.slots or args.weights)
     ranges_file = os.path.join(work, "traffic.ranges")
     with open(ranges_file, "w") as f:
         f.write("# <level> <begin> <end> <name> (tools/helia-traffic)\n")
@@ -320,7 +320,7 @@ def measure(args, work):
                  "address": a["begin"], "size": a["end"] - a["begin"]}
         entry.update({k: a[k] for k in COUNTS})
         entry["slots"] = []
-        if args.slots:
+        if args.slots or args.weights:
             spans = [(s["offset"], s["offset"] + s["size"]) for s in a["slots"]]
             for s, (lo, hi) in zip(a["slots"], spans):
                 key = (a["name"], s["offset"], s["size"])
@@ -340,7 +340,7 @@ def measure(args, work):
     other = [dict({"name": o["name"], "memory": o["memory"], "address": o["begin"],
                    "size": o["end"] - o["begin"]}, **{k: o[k] for k in COUNTS})
              for o in measured["other"]]
-    return {
+    result = {
         "model": os.path.basename(args.model),
         "platform": "mps3_an547",
         "counted": f"{args.runs} call(s) of {prefix}_model_run",
@@ -352,6 +352,30 @@ def measure(args, work):
         "arenas": arenas,
         "other": other,
     }
+    if args.weights:
+        result["weights"] = weight_ranking(arenas, args.weights)
+    if not args.slots:
+        for a in arenas:
+            a["slots"] = []
+    return result
+
+
+def weight_ranking(arenas, count):
+    """The `count` weights with the most bytes read per inference, most
+    first (ties by name): heliaAOT's hand method pins the first ones that
+    fit the fast memory. Weights read in place or from their pinned copy;
+    a streamed weight's traffic is its stream slot's."""
+    weights = [dict(s, arena=a["name"], memory=a["memory"])
+               for a in arenas if a["role"] == "constant" for s in a["slots"]]
+    weights.sort(key=lambda w: (-w["read_bytes"], w["name"], w["offset"]))
+    ranking, total = [], 0
+    for w in weights[:count]:
+        total += w["size"]
+        ranking.append({"name": w["name"], "tensors": w["tensors"], "arena": w["arena"],
+                        "memory": w["memory"], "size": w["size"],
+                        "read_bytes": w["read_bytes"], "reads": w["reads"],
+                        "cumulative_size": total})
+    return ranking
 
 
 def table(title, header, rows):
@@ -386,6 +410,13 @@ def print_report(result, slots):
                       [[(s["name"] if len(s["name"]) <= 48 else "..." + s["name"][-45:]) +
                         (" *" if s["shares_bytes"] else ""), s["offset"], s["size"]] + counts(s)
                        for s in a["slots"]])
+    if "weights" in result:
+        table("Weights by bytes read per inference (pin the first ones that fit)",
+              ["#", "weight", "memory", "bytes", "read bytes", "read / byte", "bytes so far"],
+              [[i + 1, w["name"] if len(w["name"]) <= 48 else "..." + w["name"][-45:],
+                w["memory"], w["size"], w["read_bytes"],
+                f"{w['read_bytes'] / w['size']:.1f}", w["cumulative_size"]]
+               for i, w in enumerate(result["weights"])])
     table("Outside the arenas (sections of the image)", ["section", "memory", "bytes"] + head,
           [[o["name"], o["memory"], o["size"]] + counts(o) for o in result["other"]])
     u = result["unmapped"]
@@ -417,6 +448,8 @@ def main():
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--markdown", action="store_true",
                     help="one markdown table of every model's memories, arenas and stack")
+    ap.add_argument("--weights", type=int, default=0, metavar="K",
+                    help="also rank the K weights with the most bytes read")
     ap.add_argument("--runs", type=int, default=1, help="inferences to count (default 1)")
     ap.add_argument("--rules", help="a rules file for helia-compile")
     ap.add_argument("--memory-limit", action="append", default=[],
