@@ -110,6 +110,11 @@ def driver_source(prefix, inputs, outputs, runs):
     for i, (size, pointer) in enumerate(inputs):
         # Element k is ((k * 7) % 17 - 8): small values of every type.
         if pointer:
+            # An input the plan gives no slot is the caller's buffer.
+            lines.append(f"  static {prefix}_input_{i}_t buffer_{i}[{size}] "
+                         "__attribute__((section(\".app.sram\"), aligned(16)));")
+            lines.append(f"  if (!ctx.input_{i})")
+            lines.append(f"    ctx.input_{i} = buffer_{i};")
             lines.append(f"  for (uint32_t k = 0; k < {size}u; ++k)")
             lines.append(f"    ctx.input_{i}[k] = ({prefix}_input_{i}_t)((int)(k * 7 % 17) - 8);")
         else:
