@@ -180,22 +180,22 @@ static Value buildLutActivation(Lstm &l, Location loc, Value input, bool tanh,
             arith::AddIOp::create(nb, nloc, index, c(1)));
         Value ua = tensor::ExtractOp::create(nb, nloc, table, ValueRange{idx});
         Value ub = tensor::ExtractOp::create(nb, nloc, table, ValueRange{next});
-        Value ut = arith::AndIOp::create(nb, nloc, magnitude,
-                                         c((1 << fracBits) - 1));
+        Value ut =
+            arith::AndIOp::create(nb, nloc, magnitude, c((1 << fracBits) - 1));
         Value interpolated = arith::AddIOp::create(
             nb, nloc, arith::ShLIOp::create(nb, nloc, ua, c(fracBits)),
             arith::MulIOp::create(nb, nloc, ut,
                                   arith::SubIOp::create(nb, nloc, ub, ua)));
         Value result = arith::SelectOp::create(
-            nb, nloc, saturated,
-            c(tanh ? (0xFFFF << 8) : (0x7FFF << 10)), interpolated);
+            nb, nloc, saturated, c(tanh ? (0xFFFF << 8) : (0x7FFF << 10)),
+            interpolated);
         Value out;
         if (tanh) {
           Value pos = arith::AddIOp::create(
               nb, nloc, arith::SubIOp::create(nb, nloc, result, c(1 << 23)),
               c(1 << 7));
-          Value neg = arith::SubIOp::create(nb, nloc, c((1 << 23) + (1 << 7) - 1),
-                                            result);
+          Value neg = arith::SubIOp::create(
+              nb, nloc, c((1 << 23) + (1 << 7) - 1), result);
           out = arith::ShRSIOp::create(
               nb, nloc, arith::SelectOp::create(nb, nloc, negative, neg, pos),
               c(8));
@@ -209,7 +209,8 @@ static Value buildLutActivation(Lstm &l, Location loc, Value input, bool tanh,
         }
         linalg::YieldOp::create(
             nb, nloc,
-            arith::TruncIOp::create(nb, nloc, nb.getI16Type(), out).getResult());
+            arith::TruncIOp::create(nb, nloc, nb.getI16Type(), out)
+                .getResult());
       });
   return generic.getResult(0);
 }
@@ -299,9 +300,9 @@ static FailureOr<Value> buildGateFC(Lstm &l, Value input, unsigned weightIdx,
   const TensorQuant &wq = ctx.getInputQuant(weightIdx);
   Value inZpV = l.isFloat() ? buildZeroPoint(b, loc, inElement, 0)
                             : buildScalar(b, loc, inElement, inZp);
-  Value wZp = l.isFloat() ? buildZeroPoint(b, loc, b.getF32Type(), 0)
-                          : buildScalar(b, loc, b.getI8Type(),
-                                        wq.getZeroPoint());
+  Value wZp = l.isFloat()
+                  ? buildZeroPoint(b, loc, b.getF32Type(), 0)
+                  : buildScalar(b, loc, b.getI8Type(), wq.getZeroPoint());
   auto accType = RankedTensorType::get({l.batch, 1, 1, l.stateDim}, accElement);
   Value acc = tosa::Conv2DOp::create(
       b, loc, accType, input, filter, bias, inZpV, wZp,
@@ -336,9 +337,9 @@ static Value buildGateAdd(Lstm &l, Location loc, Value a, Value b2) {
   if (l.isFloat())
     return tosa::AddOp::create(b, loc, type, a, b2);
   auto wide = type.clone(b.getI32Type());
-  Value sum = tosa::AddOp::create(b, loc, wide,
-                                  tosa::CastOp::create(b, loc, wide, a),
-                                  tosa::CastOp::create(b, loc, wide, b2));
+  Value sum =
+      tosa::AddOp::create(b, loc, wide, tosa::CastOp::create(b, loc, wide, a),
+                          tosa::CastOp::create(b, loc, wide, b2));
   return tosa::CastOp::create(b, loc, type,
                               buildClampInt(b, loc, sum, -32768, 32767));
 }
@@ -347,9 +348,8 @@ static Value buildGateAdd(Lstm &l, Location loc, Value a, Value b2) {
 static FailureOr<Value> buildGate(Lstm &l, Value x, Value h, unsigned inW,
                                   unsigned recW, unsigned bias, bool tanh,
                                   StringRef name) {
-  FailureOr<Value> fromInput =
-      buildGateFC(l, x, inW, bias, l.inputScale, l.inputZp,
-                  (name + "/input_fc").str());
+  FailureOr<Value> fromInput = buildGateFC(
+      l, x, inW, bias, l.inputScale, l.inputZp, (name + "/input_fc").str());
   FailureOr<Value> fromState =
       buildGateFC(l, h, recW, -1, l.hiddenScale, l.hiddenZp,
                   (name + "/recurrent_fc").str());
@@ -376,8 +376,8 @@ static FailureOr<Value> buildMul(Lstm &l, Location loc, Value a, Value b2,
   Value noShift = buildScalar(b, loc, b.getI8Type(), 0);
   if (l.isFloat())
     return Value(tosa::MulOp::create(b, loc, type, a, b2, noShift));
-  Value product = tosa::MulOp::create(b, loc, type.clone(b.getI32Type()), a,
-                                      b2, noShift);
+  Value product =
+      tosa::MulOp::create(b, loc, type.clone(b.getI32Type()), a, b2, noShift);
   return buildRequantize32(l, loc, product, outElement, s1 * s2 / sOut, outZp);
 }
 
@@ -406,8 +406,8 @@ static FailureOr<Value> buildInitialState(Lstm &l, unsigned i,
           b, loc, stored,
           DenseElementsAttr::get(stored, b.getFloatAttr(element, 0.0)));
     } else {
-      int64_t zp = element.isInteger(8) ? ctx.getInputQuant(i).getZeroPoint()
-                                        : 0;
+      int64_t zp =
+          element.isInteger(8) ? ctx.getInputQuant(i).getZeroPoint() : 0;
       value = buildConst(b, loc, stored,
                          SmallVector<int64_t>(stored.getNumElements(), zp));
     }
@@ -420,16 +420,15 @@ static LogicalResult checkShape(OpContext &ctx, unsigned i,
   RankedTensorType type = ctx.getInputType(i);
   if (type.getShape() != shape) {
     InFlightDiagnostic diag = ctx.emitError();
-    diag << what << " (input " << i << ") has shape " << type
-         << ", expected [";
+    diag << what << " (input " << i << ") has shape " << type << ", expected [";
     llvm::interleave(shape, diag, ", ");
     return diag << "]";
   }
   return success();
 }
 
-LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
-    OpContext &ctx) {
+LogicalResult
+mlir::helia::tflite::convertUnidirectionalSequenceLSTM(OpContext &ctx) {
   if (failed(ctx.checkArity(20, 24, 1)))
     return failure();
   FailureOr<const fb::UnidirectionalSequenceLSTMOptions *> opts =
@@ -478,8 +477,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
                               "batch, features or batch, time, features)";
   bool timeMajor = *opts && (*opts)->time_major();
   if (ctx.getInputType(kRecurrentToForget).getRank() != 2)
-    return ctx.emitError() << "recurrent weights (input "
-                           << kRecurrentToForget << ") must have rank 2";
+    return ctx.emitError() << "recurrent weights (input " << kRecurrentToForget
+                           << ") must have rank 2";
   Lstm l(ctx);
   l.timeMajor = timeMajor;
   l.batch = timeMajor ? inType.getDimSize(1) : inType.getDimSize(0);
@@ -507,8 +506,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
       outType.getDimSize(1) != inType.getDimSize(1) ||
       outType.getDimSize(2) != S)
     return ctx.emitError() << "output " << outType
-                           << " does not match the input " << inType
-                           << " and " << S << " units";
+                           << " does not match the input " << inType << " and "
+                           << S << " units";
   if (l.cellClip < 0 || !std::isfinite(l.cellClip))
     return ctx.emitError() << "cell clip " << l.cellClip
                            << " must be a finite number >= 0";
@@ -535,8 +534,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
                               "cell state, and 16x8, as TFLite Micro does)";
   };
   if (act8.isF32()) {
-    if (!weight.isF32() || !biasT.isF32() || !hidden.isF32() ||
-        !cell.isF32() || !out.isF32())
+    if (!weight.isF32() || !biasT.isF32() || !hidden.isF32() || !cell.isF32() ||
+        !out.isF32())
       return typeError();
     l.kind = LstmKind::Float;
   } else if (act8.isInteger(8) || act8.isInteger(16)) {
@@ -550,8 +549,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
         continue;
       const TensorQuant &q = ctx.getInputQuant(i);
       if (!q.isQuantized())
-        return ctx.emitError() << "input " << i
-                               << " has no quantization parameters";
+        return ctx.emitError()
+               << "input " << i << " has no quantization parameters";
       if (q.isPerChannel())
         return ctx.emitError()
                << "input " << i
@@ -568,8 +567,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
                                 "hidden state's (TFLite Micro copies one to "
                                 "the other)";
     if (cQ.getZeroPoint() != 0)
-      return ctx.emitError() << "cell state zero point "
-                             << cQ.getZeroPoint() << " must be 0";
+      return ctx.emitError()
+             << "cell state zero point " << cQ.getZeroPoint() << " must be 0";
     if (!is8 && (inQ.getZeroPoint() != 0 || hQ.getZeroPoint() != 0))
       return ctx.emitError() << "int16 activations need zero point 0";
     l.inputScale = inQ.getScale();
@@ -606,13 +605,13 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
     return failure();
 
   Location loc = ctx.getLoc();
-  Value init = tensor::EmptyOp::create(b, ctx.getLoc("init"),
-                                       outType.getShape(), out);
+  Value init =
+      tensor::EmptyOp::create(b, ctx.getLoc("init"), outType.getShape(), out);
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, l.steps);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, lb, ub, one,
-                                 ValueRange{init, *h0, *c0});
+  auto loop =
+      scf::ForOp::create(b, loc, lb, ub, one, ValueRange{init, *h0, *c0});
   // On failure the loop stays without a terminator: the import fails and
   // the module is dropped.
   {
@@ -624,43 +623,42 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
     Value c = loop.getRegionIterArg(2);
     // x_t: [1, B, I] (time major) or [B, 1, I].
     SmallVector<OpFoldResult> offsets =
-        timeMajor ? SmallVector<OpFoldResult>{t, b.getIndexAttr(0),
-                                              b.getIndexAttr(0)}
-                  : SmallVector<OpFoldResult>{b.getIndexAttr(0), t,
-                                              b.getIndexAttr(0)};
-    SmallVector<int64_t> stepIn =
-        timeMajor ? SmallVector<int64_t>{1, l.batch, I}
-                  : SmallVector<int64_t>{l.batch, 1, I};
+        timeMajor
+            ? SmallVector<OpFoldResult>{t, b.getIndexAttr(0), b.getIndexAttr(0)}
+            : SmallVector<OpFoldResult>{b.getIndexAttr(0), t,
+                                        b.getIndexAttr(0)};
+    SmallVector<int64_t> stepIn = timeMajor
+                                      ? SmallVector<int64_t>{1, l.batch, I}
+                                      : SmallVector<int64_t>{l.batch, 1, I};
     SmallVector<OpFoldResult> sizes, strides(3, b.getIndexAttr(1));
     for (int64_t d : stepIn)
       sizes.push_back(b.getIndexAttr(d));
     auto sliceType = RankedTensorType::get(stepIn, act8);
-    Value xt = tensor::ExtractSliceOp::create(b, ctx.getLoc("step_input"),
-                                              sliceType, *input, offsets,
-                                              sizes, strides);
-    Value x4 = buildReshape(b, ctx.getLoc("step_input"), xt,
-                            {l.batch, 1, 1, I});
-    FailureOr<Value> ig = buildGate(l, x4, h, kInputToInput,
-                                    kRecurrentToInput, kInputGateBias, false,
-                                    "input_gate");
-    FailureOr<Value> fg = buildGate(l, x4, h, kInputToForget,
-                                    kRecurrentToForget, kForgetGateBias,
-                                    false, "forget_gate");
+    Value xt =
+        tensor::ExtractSliceOp::create(b, ctx.getLoc("step_input"), sliceType,
+                                       *input, offsets, sizes, strides);
+    Value x4 =
+        buildReshape(b, ctx.getLoc("step_input"), xt, {l.batch, 1, 1, I});
+    FailureOr<Value> ig = buildGate(l, x4, h, kInputToInput, kRecurrentToInput,
+                                    kInputGateBias, false, "input_gate");
+    FailureOr<Value> fg =
+        buildGate(l, x4, h, kInputToForget, kRecurrentToForget, kForgetGateBias,
+                  false, "forget_gate");
     FailureOr<Value> gg = buildGate(l, x4, h, kInputToCell, kRecurrentToCell,
                                     kCellGateBias, true, "cell_gate");
-    FailureOr<Value> og = buildGate(l, x4, h, kInputToOutput,
-                                    kRecurrentToOutput, kOutputGateBias,
-                                    false, "output_gate");
+    FailureOr<Value> og =
+        buildGate(l, x4, h, kInputToOutput, kRecurrentToOutput, kOutputGateBias,
+                  false, "output_gate");
     if (failed(ig) || failed(fg) || failed(gg) || failed(og))
       return failure();
     // The cell state: f * c + i * g, saturated, clipped.
     double gateOut = std::ldexp(1.0, -15);
-    FailureOr<Value> fc = buildMul(l, ctx.getLoc("forget_cell"), *fg, c,
-                                   gateOut, l.cellScale, l.cellScale,
-                                   cellElement, 0);
-    FailureOr<Value> ic = buildMul(l, ctx.getLoc("input_cell"), *ig, *gg,
-                                   gateOut, gateOut, l.cellScale, cellElement,
-                                   0);
+    FailureOr<Value> fc =
+        buildMul(l, ctx.getLoc("forget_cell"), *fg, c, gateOut, l.cellScale,
+                 l.cellScale, cellElement, 0);
+    FailureOr<Value> ic =
+        buildMul(l, ctx.getLoc("input_cell"), *ig, *gg, gateOut, gateOut,
+                 l.cellScale, cellElement, 0);
     if (failed(fc) || failed(ic))
       return failure();
     Value newC = buildGateAdd(l, ctx.getLoc("cell_state"), *fc, *ic);
@@ -669,19 +667,19 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
         newC = buildClampFloat(b, ctx.getLoc("cell_state"), newC, -l.cellClip,
                                l.cellClip);
       } else {
-        auto q = static_cast<int16_t>(std::min(
-            std::max(static_cast<double>(l.cellClip) /
-                         static_cast<double>(l.cellScale),
-                     -32768.0),
-            32767.0));
+        auto q = static_cast<int16_t>(
+            std::min(std::max(static_cast<double>(l.cellClip) /
+                                  static_cast<double>(l.cellScale),
+                              -32768.0),
+                     32767.0));
         newC = buildClampInt(b, ctx.getLoc("cell_state"), newC, -q, q);
       }
     }
     // The hidden state: tanh(c) * o.
     Value tanhC;
     if (l.isFloat()) {
-      tanhC = tosa::TanhOp::create(b, ctx.getLoc("cell_tanh"), l.cellType,
-                                   newC);
+      tanhC =
+          tosa::TanhOp::create(b, ctx.getLoc("cell_tanh"), l.cellType, newC);
     } else {
       int shift = 15 + l.cellScalePower - 3;
       int multiplier = 0;
@@ -700,9 +698,9 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
                  l.hiddenScale, hidden, l.hiddenZp);
     if (failed(newH))
       return failure();
-    SmallVector<int64_t> stepOut =
-        timeMajor ? SmallVector<int64_t>{1, l.batch, S}
-                  : SmallVector<int64_t>{l.batch, 1, S};
+    SmallVector<int64_t> stepOut = timeMajor
+                                       ? SmallVector<int64_t>{1, l.batch, S}
+                                       : SmallVector<int64_t>{l.batch, 1, S};
     Value row = buildReshape(b, ctx.getLoc("step_output"), *newH, stepOut);
     SmallVector<OpFoldResult> outSizes;
     for (int64_t d : stepOut)
@@ -712,8 +710,8 @@ LogicalResult mlir::helia::tflite::convertUnidirectionalSequenceLSTM(
     scf::YieldOp::create(b, loc, ValueRange{updated, *newH, newC});
   }
   if (ctx.importer.hasPersistentVariables())
-    for (auto [i, result] : {std::pair{kOutputState, 1u},
-                             std::pair{kCellState, 2u}})
+    for (auto [i, result] :
+         {std::pair{kOutputState, 1u}, std::pair{kCellState, 2u}})
       if (ctx.importer.getTensor(ctx.getInputIndex(i))->is_variable())
         ctx.importer.setVariableState(ctx.getInputIndex(i),
                                       loop.getResult(result));
