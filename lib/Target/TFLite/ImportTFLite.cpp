@@ -460,9 +460,11 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName,
     func.setArgAttr(i, "helia.name",
                     cast<NameLoc>(getTensorLoc(index)).getName());
   }
+  llvm::DenseMap<int32_t, Value> argOf;
   for (auto [k, index] : llvm::enumerate(variables)) {
     unsigned i = inputs.size() + k;
     BlockArgument arg = entry->getArgument(i);
+    argOf[index] = arg;
     arg.setLoc(getTensorLoc(index));
     values[index] = arg;
     func.setArgAttr(i, "helia.name",
@@ -479,8 +481,11 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName,
       return {};
     results.push_back(*value);
   }
-  // Each variable's state after the run, in a persistent buffer of its
-  // own that the caller passes back as the argument of the next run.
+  // Each variable's state after the run, written back into its argument:
+  // the result lives in the argument's persistent slot, so that a caller
+  // whose state input is that slot carries the state from run to run
+  // without a copy (and one that passes its own buffer copies the result
+  // back).
   for (int32_t index : variables) {
     Value state = variableStates.lookup(index);
     if (!state)
@@ -488,10 +493,8 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName,
     RankedTensorType type = *getTensorType(index);
     Location stateLoc = getTensorLoc(index, "next");
     state = buildReshape(builder, stateLoc, state, type.getShape());
-    Value init = tensor::EmptyOp::create(builder, stateLoc, type.getShape(),
-                                         type.getElementType());
+    Value init = argOf[index];
     auto copy = linalg::CopyOp::create(builder, stateLoc, state, init);
-    copy->setAttr("helia.persistent", builder.getUnitAttr());
     results.push_back(copy.getResult(0));
   }
   func::ReturnOp::create(builder, loc, results);
