@@ -415,6 +415,71 @@ static FailureOr<Value> buildInitialState(Lstm &l, unsigned i,
   return buildReshape(b, loc, value, type.getShape());
 }
 
+/// One time step on `x4` ([B, 1, 1, I]) from the states `h` and `c`: the
+/// four gates, then the new cell and hidden states.
+static FailureOr<std::pair<Value, Value>> buildStep(Lstm &l, Value x4, Value h,
+                                                    Value c) {
+  OpContext &ctx = l.ctx;
+  OpBuilder &b = l.b();
+  Type cellElement = l.cellType.getElementType();
+  Type hidden = l.hiddenType.getElementType();
+  FailureOr<Value> ig = buildGate(l, x4, h, kInputToInput, kRecurrentToInput,
+                                  kInputGateBias, false, "input_gate");
+  FailureOr<Value> fg = buildGate(l, x4, h, kInputToForget, kRecurrentToForget,
+                                  kForgetGateBias, false, "forget_gate");
+  FailureOr<Value> gg = buildGate(l, x4, h, kInputToCell, kRecurrentToCell,
+                                  kCellGateBias, true, "cell_gate");
+  FailureOr<Value> og = buildGate(l, x4, h, kInputToOutput, kRecurrentToOutput,
+                                  kOutputGateBias, false, "output_gate");
+  if (failed(ig) || failed(fg) || failed(gg) || failed(og))
+    return failure();
+  // The cell state: f * c + i * g, saturated, clipped.
+  double gateOut = std::ldexp(1.0, -15);
+  FailureOr<Value> fc = buildMul(l, ctx.getLoc("forget_cell"), *fg, c, gateOut,
+                                 l.cellScale, l.cellScale, cellElement, 0);
+  FailureOr<Value> ic = buildMul(l, ctx.getLoc("input_cell"), *ig, *gg, gateOut,
+                                 gateOut, l.cellScale, cellElement, 0);
+  if (failed(fc) || failed(ic))
+    return failure();
+  Value newC = buildGateAdd(l, ctx.getLoc("cell_state"), *fc, *ic);
+  if (l.cellClip > 0) {
+    if (l.isFloat()) {
+      newC = buildClampFloat(b, ctx.getLoc("cell_state"), newC, -l.cellClip,
+                             l.cellClip);
+    } else {
+      auto q = static_cast<int16_t>(
+          std::min(std::max(static_cast<double>(l.cellClip) /
+                                static_cast<double>(l.cellScale),
+                            -32768.0),
+                   32767.0));
+      newC = buildClampInt(b, ctx.getLoc("cell_state"), newC, -q, q);
+    }
+  }
+  // The hidden state: tanh(c) * o.
+  Value tanhC;
+  if (l.isFloat()) {
+    tanhC = tosa::TanhOp::create(b, ctx.getLoc("cell_tanh"), l.cellType, newC);
+  } else {
+    int shift = 15 + l.cellScalePower - 3;
+    int multiplier = 0;
+    if (shift < 0) {
+      shift = -shift;
+      multiplier = 3;
+    } else {
+      multiplier = 3 << shift;
+      shift = 0;
+    }
+    tanhC = buildLutActivation(l, ctx.getLoc("cell_tanh"), newC, true,
+                               multiplier, shift);
+  }
+  FailureOr<Value> newH =
+      buildMul(l, ctx.getLoc("hidden_state"), tanhC, *og, gateOut, gateOut,
+               l.hiddenScale, hidden, l.hiddenZp);
+  if (failed(newH))
+    return failure();
+  return std::make_pair(*newH, newC);
+}
+
 static LogicalResult checkShape(OpContext &ctx, unsigned i,
                                 ArrayRef<int64_t> shape, StringRef what) {
   RankedTensorType type = ctx.getInputType(i);
@@ -639,75 +704,20 @@ mlir::helia::tflite::convertUnidirectionalSequenceLSTM(OpContext &ctx) {
                                        *input, offsets, sizes, strides);
     Value x4 =
         buildReshape(b, ctx.getLoc("step_input"), xt, {l.batch, 1, 1, I});
-    FailureOr<Value> ig = buildGate(l, x4, h, kInputToInput, kRecurrentToInput,
-                                    kInputGateBias, false, "input_gate");
-    FailureOr<Value> fg =
-        buildGate(l, x4, h, kInputToForget, kRecurrentToForget, kForgetGateBias,
-                  false, "forget_gate");
-    FailureOr<Value> gg = buildGate(l, x4, h, kInputToCell, kRecurrentToCell,
-                                    kCellGateBias, true, "cell_gate");
-    FailureOr<Value> og =
-        buildGate(l, x4, h, kInputToOutput, kRecurrentToOutput, kOutputGateBias,
-                  false, "output_gate");
-    if (failed(ig) || failed(fg) || failed(gg) || failed(og))
+    FailureOr<std::pair<Value, Value>> next = buildStep(l, x4, h, c);
+    if (failed(next))
       return failure();
-    // The cell state: f * c + i * g, saturated, clipped.
-    double gateOut = std::ldexp(1.0, -15);
-    FailureOr<Value> fc =
-        buildMul(l, ctx.getLoc("forget_cell"), *fg, c, gateOut, l.cellScale,
-                 l.cellScale, cellElement, 0);
-    FailureOr<Value> ic =
-        buildMul(l, ctx.getLoc("input_cell"), *ig, *gg, gateOut, gateOut,
-                 l.cellScale, cellElement, 0);
-    if (failed(fc) || failed(ic))
-      return failure();
-    Value newC = buildGateAdd(l, ctx.getLoc("cell_state"), *fc, *ic);
-    if (l.cellClip > 0) {
-      if (l.isFloat()) {
-        newC = buildClampFloat(b, ctx.getLoc("cell_state"), newC, -l.cellClip,
-                               l.cellClip);
-      } else {
-        auto q = static_cast<int16_t>(
-            std::min(std::max(static_cast<double>(l.cellClip) /
-                                  static_cast<double>(l.cellScale),
-                              -32768.0),
-                     32767.0));
-        newC = buildClampInt(b, ctx.getLoc("cell_state"), newC, -q, q);
-      }
-    }
-    // The hidden state: tanh(c) * o.
-    Value tanhC;
-    if (l.isFloat()) {
-      tanhC =
-          tosa::TanhOp::create(b, ctx.getLoc("cell_tanh"), l.cellType, newC);
-    } else {
-      int shift = 15 + l.cellScalePower - 3;
-      int multiplier = 0;
-      if (shift < 0) {
-        shift = -shift;
-        multiplier = 3;
-      } else {
-        multiplier = 3 << shift;
-        shift = 0;
-      }
-      tanhC = buildLutActivation(l, ctx.getLoc("cell_tanh"), newC, true,
-                                 multiplier, shift);
-    }
-    FailureOr<Value> newH =
-        buildMul(l, ctx.getLoc("hidden_state"), tanhC, *og, gateOut, gateOut,
-                 l.hiddenScale, hidden, l.hiddenZp);
-    if (failed(newH))
-      return failure();
+    auto [newH, newC] = *next;
     SmallVector<int64_t> stepOut = timeMajor
                                        ? SmallVector<int64_t>{1, l.batch, S}
                                        : SmallVector<int64_t>{l.batch, 1, S};
-    Value row = buildReshape(b, ctx.getLoc("step_output"), *newH, stepOut);
+    Value row = buildReshape(b, ctx.getLoc("step_output"), newH, stepOut);
     SmallVector<OpFoldResult> outSizes;
     for (int64_t d : stepOut)
       outSizes.push_back(b.getIndexAttr(d));
     Value updated = tensor::InsertSliceOp::create(
         b, ctx.getLoc("step_output"), row, outAcc, offsets, outSizes, strides);
-    scf::YieldOp::create(b, loc, ValueRange{updated, *newH, newC});
+    scf::YieldOp::create(b, loc, ValueRange{updated, newH, newC});
   }
   if (ctx.importer.hasPersistentVariables())
     for (auto [i, result] :
