@@ -18,7 +18,8 @@
 //   from input_scale * weight_scale in float, divided in double);
 // - the two FCs of a gate are added with int16 saturation;
 // - sigmoid and tanh are TFLite's int16 look-up-table kernels
-//   (reference_integer_ops::Logistic and ::Tanh), outputs at 2^-15;
+//   (reference_integer_ops::Logistic and ::Tanh, buildInt16Activation as
+//   for int16 LOGISTIC and TANH), outputs at 2^-15;
 // - the products are MulElementwise: an int32 product requantised with the
 //   multiplier of s1 * s2 / s_out, into the cell state (int16) or the hidden
 //   state (with its zero point);
@@ -101,119 +102,6 @@ struct Lstm {
   OpBuilder &b() { return ctx.b; }
 };
 } // namespace
-
-/// The values of TFLite's sigmoid_table_uint16 (kernels/internal/common.h):
-/// sigmoid(i / 24) in unsigned 0.16 fixed point, which its int16 sigmoid
-/// and tanh interpolate.
-static const uint16_t kSigmoidTable[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498,
-    40149, 40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255,
-    46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865,
-    52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174,
-    56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544, 58800, 59048, 59288,
-    59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279, 61441,
-    61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886,
-    62990, 63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835,
-    63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450,
-    64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845,
-    64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097,
-    65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
-    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425,
-    65429, 65433, 65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465,
-    65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
-    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508,
-    65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516, 65517, 65517, 65518,
-    65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524, 65525,
-    65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529,
-    65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531,
-    65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533,
-    65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65535};
-
-/// TFLite's int16 fixed point sigmoid (`tanh == false`, input at 2^-12,
-/// output at 2^-15) or tanh (input at 2^-(15 - 3 + shift) after the
-/// multiplier, output at 2^-15), elementwise on an int16 tensor.
-/// `multiplier`/`shift` are what the kernels apply to the input first:
-/// `(x * multiplier + round) >> shift`.
-static Value buildLutActivation(Lstm &l, Location loc, Value input, bool tanh,
-                                int32_t multiplier, int32_t shift) {
-  OpBuilder &b = l.b();
-  auto type = cast<RankedTensorType>(input.getType());
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  unsigned rank = type.getRank();
-  AffineMap identity = b.getMultiDimIdentityMap(rank);
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Value table = l.table;
-  auto generic = linalg::GenericOp::create(
-      b, loc, type, ValueRange{input}, ValueRange{init},
-      ArrayRef<AffineMap>{identity, identity}, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Type i32 = nb.getI32Type();
-        auto c = [&](int64_t v) -> Value {
-          return arith::ConstantOp::create(nb, nloc, nb.getI32IntegerAttr(v));
-        };
-        Value x = arith::ExtSIOp::create(nb, nloc, i32, args[0]);
-        Value scaled = arith::MulIOp::create(nb, nloc, x, c(multiplier));
-        if (shift > 0)
-          scaled = arith::ShRSIOp::create(
-              nb, nloc,
-              arith::AddIOp::create(nb, nloc, scaled, c(1 << (shift - 1))),
-              c(shift));
-        Value negative = arith::CmpIOp::create(
-            nb, nloc, arith::CmpIPredicate::slt, scaled, c(0));
-        Value magnitude = arith::SelectOp::create(
-            nb, nloc, negative, arith::SubIOp::create(nb, nloc, c(0), scaled),
-            scaled);
-        int fracBits = tanh ? 8 : 9;
-        Value uh = arith::ShRUIOp::create(nb, nloc, magnitude, c(fracBits));
-        Value saturated = arith::CmpIOp::create(
-            nb, nloc, arith::CmpIPredicate::sge, uh, c(255));
-        // The index is clamped so that the saturated lanes read in bounds.
-        Value index = arith::MinSIOp::create(nb, nloc, uh, c(254));
-        Value idx =
-            arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), index);
-        Value next = arith::IndexCastOp::create(
-            nb, nloc, nb.getIndexType(),
-            arith::AddIOp::create(nb, nloc, index, c(1)));
-        Value ua = tensor::ExtractOp::create(nb, nloc, table, ValueRange{idx});
-        Value ub = tensor::ExtractOp::create(nb, nloc, table, ValueRange{next});
-        Value ut =
-            arith::AndIOp::create(nb, nloc, magnitude, c((1 << fracBits) - 1));
-        Value interpolated = arith::AddIOp::create(
-            nb, nloc, arith::ShLIOp::create(nb, nloc, ua, c(fracBits)),
-            arith::MulIOp::create(nb, nloc, ut,
-                                  arith::SubIOp::create(nb, nloc, ub, ua)));
-        Value result = arith::SelectOp::create(
-            nb, nloc, saturated, c(tanh ? (0xFFFF << 8) : (0x7FFF << 10)),
-            interpolated);
-        Value out;
-        if (tanh) {
-          Value pos = arith::AddIOp::create(
-              nb, nloc, arith::SubIOp::create(nb, nloc, result, c(1 << 23)),
-              c(1 << 7));
-          Value neg = arith::SubIOp::create(
-              nb, nloc, c((1 << 23) + (1 << 7) - 1), result);
-          out = arith::ShRSIOp::create(
-              nb, nloc, arith::SelectOp::create(nb, nloc, negative, neg, pos),
-              c(8));
-        } else {
-          Value pos = arith::AddIOp::create(nb, nloc, result, c(1 << 9));
-          Value neg = arith::SubIOp::create(
-              nb, nloc, c((1 << 25) + (1 << 9) - 1), result);
-          out = arith::ShRUIOp::create(
-              nb, nloc, arith::SelectOp::create(nb, nloc, negative, neg, pos),
-              c(10));
-        }
-        linalg::YieldOp::create(
-            nb, nloc,
-            arith::TruncIOp::create(nb, nloc, nb.getI16Type(), out)
-                .getResult());
-      });
-  return generic.getResult(0);
-}
 
 /// A rescale with TFLite's MultiplyByQuantizedMultiplier (int32, double
 /// rounding) of `real`, or an error.
@@ -363,7 +251,7 @@ static FailureOr<Value> buildGate(Lstm &l, Value x, Value h, unsigned inW,
     return tanh ? Value(tosa::TanhOp::create(l.b(), loc, type, sum))
                 : Value(tosa::SigmoidOp::create(l.b(), loc, type, sum));
   // Gate inputs are at 2^-12: the tanh kernel's left shift is 0.
-  return buildLutActivation(l, loc, sum, tanh, 3, 0);
+  return buildInt16Activation(l.b(), loc, l.table, sum, 3, 0, tanh);
 }
 
 /// An elementwise product requantised as MulElementwise does (both inputs
@@ -469,8 +357,8 @@ static FailureOr<std::pair<Value, Value>> buildStep(Lstm &l, Value x4, Value h,
       multiplier = 3 << shift;
       shift = 0;
     }
-    tanhC = buildLutActivation(l, ctx.getLoc("cell_tanh"), newC, true,
-                               multiplier, shift);
+    tanhC = buildInt16Activation(b, ctx.getLoc("cell_tanh"), l.table, newC,
+                                 multiplier, shift, true);
   }
   FailureOr<Value> newH =
       buildMul(l, ctx.getLoc("hidden_state"), tanhC, *og, gateOut, gateOut,
@@ -654,10 +542,7 @@ mlir::helia::tflite::convertUnidirectionalSequenceLSTM(OpContext &ctx) {
   l.hiddenType = RankedTensorType::get({l.batch, 1, 1, S}, hidden);
   l.cellType = RankedTensorType::get({l.batch, 1, 1, S}, cellElement);
   if (!l.isFloat()) {
-    auto tableType = RankedTensorType::get({256}, b.getI32Type());
-    SmallVector<int64_t> values(std::begin(kSigmoidTable),
-                                std::end(kSigmoidTable));
-    l.table = buildConst(b, ctx.getLoc("sigmoid_table"), tableType, values);
+    l.table = buildSigmoidTable(b, ctx.getLoc("sigmoid_table"));
   }
   FailureOr<Value> input = ctx.getInput(kInput);
   FailureOr<Value> h0 = buildInitialState(l, kOutputState, l.hiddenType);

@@ -191,7 +191,7 @@ LogicalResult convertLeakyRelu(OpContext &ctx);
 LogicalResult convertRelu(OpContext &ctx);
 LogicalResult convertQuantize(OpContext &ctx);
 LogicalResult convertDequantize(OpContext &ctx);
-LogicalResult convertUnaryFloat(OpContext &ctx);
+LogicalResult convertLogisticTanh(OpContext &ctx);
 LogicalResult convertSoftmax(OpContext &ctx);
 LogicalResult convertReshape(OpContext &ctx);
 LogicalResult convertPad(OpContext &ctx);
@@ -231,6 +231,18 @@ Value buildClampInt(OpBuilder &b, Location loc, Value input, int64_t min,
                     int64_t max);
 Value buildClampFloat(OpBuilder &b, Location loc, Value input, float min,
                       float max);
+
+/// TFLite's sigmoid_table_uint16 as a tensor<256xi32> constant.
+Value buildSigmoidTable(OpBuilder &b, Location loc);
+/// TFLite's int16 LOGISTIC (`isTanh` false) or TANH
+/// (reference_integer_ops::Logistic / ::Tanh) of an int16 tensor, elementwise:
+/// the input becomes `(x * multiplier + round) >> shift`, then the
+/// interpolated `sigmoidTable` (buildSigmoidTable) gives the result at
+/// 2^-15. The multiplier and shift are what the kernel applies (a
+/// power-of-two scale already folded in: 3 for an input at 2^-12).
+Value buildInt16Activation(OpBuilder &b, Location loc, Value sigmoidTable,
+                           Value input, int32_t multiplier, int shift,
+                           bool isTanh);
 
 /// The element type `value` has.
 Type getElementType(Value value);
