@@ -178,6 +178,11 @@ int Driver::run() {
                             << "own arenas; it needs --arena-mode=global";
       return 1;
     }
+    if (!options.modelApi) {
+      emitError(inputLoc()) << "--test-data runs the model through its model "
+                            << "API; it needs --model-api=true";
+      return 1;
+    }
     func::FuncOp entry;
     for (auto func : module->getOps<func::FuncOp>())
       if (!entry && isPlannedFunction(func))
