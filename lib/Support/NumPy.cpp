@@ -171,7 +171,8 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
     headerStart = 12;
   } else {
     return fail("unsupported .npy format version " + llvm::Twine(major) +
-                "." + llvm::Twine(static_cast<uint8_t>(bytes[7])));
+                "." + llvm::Twine(static_cast<unsigned>(
+                          static_cast<uint8_t>(bytes[7]))));
   }
   if (headerLength > bytes.size() - headerStart)
     return fail("the .npy header runs past the end of the file");
