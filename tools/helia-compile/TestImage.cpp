@@ -261,8 +261,10 @@ FailureOr<std::vector<uint8_t>> runOnDevice(
   llvm::append_range(link, std::vector<std::string>{"-o", image});
   if (failed(execute(loc, link, log)))
     return failure();
+  SmallString<128> shown(dir);
+  llvm::sys::path::append(shown, "image.elf");
   driver.progress("link", linkWatch,
-                  Twine(image) + " (mps3-an547: the module, a test main and "
+                  Twine(shown) + " (mps3-an547: the module, a test main and "
                                  "examples/firmware's start-up)");
 
   // Every sample's inputs, in order, each input's bytes as the arena holds
