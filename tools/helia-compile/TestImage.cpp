@@ -24,6 +24,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <thread>
+
 using namespace mlir;
 
 namespace helia::compile {
@@ -153,32 +155,79 @@ static LogicalResult writeFile(Location loc, StringRef path, StringRef bytes) {
   return success();
 }
 
-/// Runs `args` (args[0] is the program), its output into `logPath`; an
-/// error with the log's first lines if it fails.
-static LogicalResult execute(Location loc, ArrayRef<std::string> args,
-                             StringRef logPath, unsigned timeout = 0) {
-  SmallVector<StringRef> argv(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {StringRef(""), logPath, logPath};
-  std::string message;
-  bool failedToRun = false;
-  int status = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt,
-                                         redirects, timeout, 0, &message,
-                                         &failedToRun);
-  if (status == 0)
-    return success();
+/// The error of a program that failed: its status and the log's first
+/// lines.
+static LogicalResult reportFailure(Location loc, StringRef program,
+                                   int status, StringRef message,
+                                   StringRef logPath) {
   std::string log;
   if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
     log = (*buffer)->getBuffer().take_front(2000).rtrim().str();
   InFlightDiagnostic diag = emitError(loc);
-  diag << llvm::sys::path::filename(args[0]) << " failed";
-  if (status == -2 && timeout)
-    diag << " (killed after " << timeout << " s; raise --test-timeout)";
-  else if (!message.empty())
+  diag << llvm::sys::path::filename(program) << " failed";
+  if (!message.empty())
     diag << " (" << message << ")";
   else
     diag << " with exit status " << status;
   diag << "; " << logPath << (log.empty() ? " is empty" : ":\n" + log);
   return failure();
+}
+
+/// Runs `args` (args[0] is the program), its output into `logPath`.
+static LogicalResult execute(Location loc, ArrayRef<std::string> args,
+                             StringRef logPath) {
+  SmallVector<StringRef> argv(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {StringRef(""), logPath, logPath};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status == 0)
+    return success();
+  return reportFailure(loc, args[0], status, message, logPath);
+}
+
+/// Runs QEMU like execute(), and every 5 seconds prints how many samples
+/// the image has written to `outputsPath`.
+static LogicalResult runQemu(Driver &driver, Location loc,
+                             ArrayRef<std::string> args, StringRef logPath,
+                             StringRef outputsPath, int64_t sampleBytes,
+                             int64_t samples, unsigned timeout) {
+  SmallVector<StringRef> argv(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {StringRef(""), logPath, logPath};
+  std::string message;
+  bool failedToStart = false;
+  Stopwatch watch;
+  llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
+      args[0], argv, std::nullopt, redirects, 0, &message, &failedToStart);
+  if (failedToStart)
+    return reportFailure(loc, args[0], -1, message, logPath);
+  double nextReport = 5;
+  for (;;) {
+    llvm::sys::ProcessInfo state =
+        llvm::sys::Wait(child, /*SecondsToWait=*/0, &message);
+    if (state.Pid != 0) {
+      if (state.ReturnCode == 0)
+        return success();
+      return reportFailure(loc, args[0], state.ReturnCode, message, logPath);
+    }
+    if (timeout && watch.seconds() > timeout) {
+      // A wait that expires kills the child.
+      llvm::sys::Wait(child, /*SecondsToWait=*/1, &message);
+      return reportFailure(loc, args[0], -2,
+                           "killed after " + std::to_string(timeout) +
+                               " s; raise --test-timeout",
+                           logPath);
+    }
+    if (watch.seconds() >= nextReport) {
+      uint64_t written = 0;
+      llvm::sys::fs::file_size(outputsPath, written);
+      driver.progress("run", watch,
+                      Twine(sampleBytes ? written / sampleBytes : 0) + " of " +
+                          Twine(samples) + " samples");
+      nextReport += 5;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 FailureOr<std::vector<uint8_t>> runOnDevice(
@@ -286,12 +335,14 @@ FailureOr<std::vector<uint8_t>> runOnDevice(
       "-cpu",              "cortex-m55", "-nographic",
       "-semihosting-config", "enable=on,target=native",
       "-kernel",           image};
-  if (failed(execute(loc, qemu, inDir("qemu.log"), options.timeout)))
+  int64_t sampleBytes = 0;
+  for (unsigned j = data.numInputs; j < data.specs.size(); ++j)
+    sampleBytes += data.specs[j].bytes();
+  if (failed(runQemu(driver, loc, qemu, inDir("qemu.log"), outputs,
+                     sampleBytes, data.samples, options.timeout)))
     return failure();
 
-  int64_t expected = 0;
-  for (unsigned j = data.numInputs; j < data.specs.size(); ++j)
-    expected += data.specs[j].bytes() * data.samples;
+  int64_t expected = sampleBytes * data.samples;
   auto buffer = llvm::MemoryBuffer::getFile(outputs, /*IsText=*/false);
   if (!buffer || static_cast<int64_t>((*buffer)->getBufferSize()) != expected)
     return emitError(loc) << "the image wrote "
