@@ -163,9 +163,9 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
     headerLength = llvm::support::endian::read32le(bytes.data() + 8);
     headerStart = 12;
   } else {
-    return fail("unsupported .npy format version " + llvm::Twine(major) +
-                "." + llvm::Twine(static_cast<unsigned>(
-                          static_cast<uint8_t>(bytes[7]))));
+    return fail(
+        "unsupported .npy format version " + llvm::Twine(major) + "." +
+        llvm::Twine(static_cast<unsigned>(static_cast<uint8_t>(bytes[7]))));
   }
   if (headerLength > bytes.size() - headerStart)
     return fail("the .npy header runs past the end of the file");
@@ -237,14 +237,13 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
   // The element count, without overflow: the data must hold it exactly.
   uint64_t expected = array.dtype.bytes;
   for (int64_t dim : array.shape)
-    if (__builtin_mul_overflow(expected, static_cast<uint64_t>(dim),
-                               &expected))
+    if (__builtin_mul_overflow(expected, static_cast<uint64_t>(dim), &expected))
       return fail("its shape has more elements than fit in memory");
   if (payload.size() != expected)
     return fail(llvm::formatv("its shape and dtype ({0} x {1}) need {2} "
                               "bytes of data, the file has {3}",
-                              array.numElements(), array.dtype.name(),
-                              expected, payload.size())
+                              array.numElements(), array.dtype.name(), expected,
+                              payload.size())
                     .str());
   array.data.assign(payload.bytes_begin(), payload.bytes_end());
   if (swap)

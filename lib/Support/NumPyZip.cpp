@@ -1,4 +1,5 @@
-//===- NumPyZip.cpp - NumPy .npz archives ----------------------------------===//
+//===- NumPyZip.cpp - NumPy .npz archives
+//----------------------------------===//
 //
 // Part of the helia project.
 //
@@ -146,8 +147,8 @@ llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
   if (bytes.size() < kEocd)
     return error("is not a zip archive (too short)");
   std::optional<uint64_t> eocd;
-  uint64_t lowest = bytes.size() > kEocd + 0xffff ? bytes.size() - kEocd - 0xffff
-                                                 : 0;
+  uint64_t lowest =
+      bytes.size() > kEocd + 0xffff ? bytes.size() - kEocd - 0xffff : 0;
   for (uint64_t at = bytes.size() - kEocd + 1; at-- > lowest;)
     if (r.u32(at) == 0x06054b50) {
       eocd = at;
@@ -215,8 +216,7 @@ llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
     if (member.flags & 1)
       return fail("is encrypted");
     if (member.method != 0 && member.method != 8)
-      return fail("uses zip compression method " +
-                  llvm::Twine(member.method) +
+      return fail("uses zip compression method " + llvm::Twine(member.method) +
                   "; only stored (np.savez) and deflated "
                   "(np.savez_compressed) members are read");
 
@@ -248,8 +248,7 @@ llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
     }
     if (llvm::crc32(content) != member.crc)
       return fail("its CRC-32 does not match its data (a corrupt archive)");
-    llvm::Expected<Array> array =
-        parseNpy(llvm::toStringRef(content), key);
+    llvm::Expected<Array> array = parseNpy(llvm::toStringRef(content), key);
     if (!array)
       return array.takeError();
     arrays.push_back(std::move(*array));

@@ -201,8 +201,7 @@ int Driver::run() {
     tools = *found;
   }
 
-  if (std::error_code ec =
-          llvm::sys::fs::create_directories(flags.outputDir)) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(flags.outputDir)) {
     emitError(inputLoc()) << "cannot create the output directory '"
                           << flags.outputDir << "': " << ec.message();
     return 1;
@@ -232,13 +231,13 @@ int Driver::run() {
 
   if (!golden)
     return 0;
-  FailureOr<std::vector<uint8_t>> device = runOnDevice(
-      *this, prefix, objectPath, *golden, flags.test, *tools);
+  FailureOr<std::vector<uint8_t>> device =
+      runOnDevice(*this, prefix, objectPath, *golden, flags.test, *tools);
   if (failed(device))
     return 1;
-  FailureOr<bool> passed = compareOutputs(
-      FileLineColLoc::get(&ctx, flags.test.dataPath, 0, 0), *golden, *device,
-      flags.test);
+  FailureOr<bool> passed =
+      compareOutputs(FileLineColLoc::get(&ctx, flags.test.dataPath, 0, 0),
+                     *golden, *device, flags.test);
   if (failed(passed))
     return 1;
   return *passed ? 0 : 2;

@@ -74,8 +74,8 @@ class Driver {
 public:
   Driver(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
          const DriverOptions &driverOptions, PipelineFlags &options)
-      : ctx(ctx), sourceMgr(sourceMgr), flags(driverOptions),
-        options(options) {}
+      : ctx(ctx), sourceMgr(sourceMgr), flags(driverOptions), options(options) {
+  }
 
   /// Runs every stage. Returns 0, 1 after an error, or 2 when the
   /// golden-data test ran and an output is out of tolerance.

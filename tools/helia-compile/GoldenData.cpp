@@ -45,8 +45,7 @@ static std::string printType(Type type) {
   return text;
 }
 
-FailureOr<std::vector<TensorSpec>>
-getTensorSpecs(func::FuncOp entry) {
+FailureOr<std::vector<TensorSpec>> getTensorSpecs(func::FuncOp entry) {
   std::vector<TensorSpec> specs;
   FunctionType type = entry.getFunctionType();
   auto add = [&](Type t, StringRef kind, unsigned index) -> LogicalResult {
@@ -96,9 +95,9 @@ static std::string sampledShape(ArrayRef<int64_t> shape) {
   return text + ")";
 }
 
-FailureOr<GoldenData>
-loadGoldenData(MLIRContext *ctx, const TestOptions &options,
-                               std::vector<TensorSpec> specs) {
+FailureOr<GoldenData> loadGoldenData(MLIRContext *ctx,
+                                     const TestOptions &options,
+                                     std::vector<TensorSpec> specs) {
   Location loc = FileLineColLoc::get(ctx, options.dataPath, 0, 0);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(options.dataPath, /*IsText=*/false);

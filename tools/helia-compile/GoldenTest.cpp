@@ -130,10 +130,9 @@ static Difference compare(const TensorSpec &spec, ArrayRef<uint8_t> device,
   return d;
 }
 
-FailureOr<bool> compareOutputs(Location dataLoc,
-                                               const GoldenData &data,
-                                               ArrayRef<uint8_t> device,
-                                               const TestOptions &options) {
+FailureOr<bool> compareOutputs(Location dataLoc, const GoldenData &data,
+                               ArrayRef<uint8_t> device,
+                               const TestOptions &options) {
   // The device wrote, per sample, every output in order.
   int64_t sampleBytes = 0;
   for (unsigned k = data.numInputs; k < data.specs.size(); ++k)
@@ -159,29 +158,28 @@ FailureOr<bool> compareOutputs(Location dataLoc,
     Difference d = compare(spec, out.data, golden.data, options);
     bool ok = d.over == 0;
     passed &= ok;
-    std::string where =
-        d.max > 0 ? llvm::formatv(" at sample {0}, element {1}", d.sample,
-                                  d.element)
-                        .str()
-                  : std::string();
+    std::string where = d.max > 0 ? llvm::formatv(" at sample {0}, element {1}",
+                                                  d.sample, d.element)
+                                        .str()
+                                  : std::string();
     std::string line;
     if (spec.dtype.kind == 'f') {
-      double relative = d.scale > 0 ? d.max / d.scale
-                                    : (d.max > 0 ? INFINITY : 0.0);
-      line = llvm::formatv("max |difference| {0:e2} (relative {1:e2} of max "
-                           "|expected| {2:g}){3}; tolerance {4:e2} relative",
-                           d.max, relative, d.scale, where,
-                           options.floatTolerance)
-                 .str();
+      double relative =
+          d.scale > 0 ? d.max / d.scale : (d.max > 0 ? INFINITY : 0.0);
+      line =
+          llvm::formatv("max |difference| {0:e2} (relative {1:e2} of max "
+                        "|expected| {2:g}){3}; tolerance {4:e2} relative",
+                        d.max, relative, d.scale, where, options.floatTolerance)
+              .str();
     } else {
       line = llvm::formatv("max |difference| {0} LSB{1}; tolerance {2} LSB",
                            d.maxLSB, where, options.tolerance)
                  .str();
     }
-    llvm::outs() << "helia-compile: test    " << spec.key << " ("
-                 << spec.type << "): " << line << "; " << d.differing
-                 << " of " << out.data.size() / spec.dtype.bytes
-                 << " values differ" << (ok ? "" : ", ")
+    llvm::outs() << "helia-compile: test    " << spec.key << " (" << spec.type
+                 << "): " << line << "; " << d.differing << " of "
+                 << out.data.size() / spec.dtype.bytes << " values differ"
+                 << (ok ? "" : ", ")
                  << (ok ? "" : std::to_string(d.over) + " over the tolerance")
                  << ": " << (ok ? "PASS" : "FAIL") << "\n";
     computed.push_back(std::move(out));

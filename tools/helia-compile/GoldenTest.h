@@ -68,7 +68,8 @@ struct TestTools {
 /// The entry point's inputs and outputs, or a located error if one has no
 /// NumPy counterpart (a scalar, a dynamic shape, an element type NumPy
 /// lacks).
-mlir::FailureOr<std::vector<TensorSpec>> getTensorSpecs(mlir::func::FuncOp entry);
+mlir::FailureOr<std::vector<TensorSpec>>
+getTensorSpecs(mlir::func::FuncOp entry);
 
 /// Reads `options.dataPath` and checks it against `specs`: every key
 /// there, no other, the right dtype, one sample count, each sample the
@@ -83,13 +84,13 @@ mlir::FailureOr<GoldenData> loadGoldenData(mlir::MLIRContext *ctx,
 mlir::FailureOr<TestTools> findTestTools(mlir::Location loc);
 
 /// Builds the image of the module helia-compile wrote (its object at
-/// `objectPath`, its header and fragment beside it) with a test main, runs every sample on QEMU and returns
-/// the bytes of the outputs, sample after sample, in the order of the
-/// outputs. Prints the link and run progress lines.
+/// `objectPath`, its header and fragment beside it) with a test main, runs
+/// every sample on QEMU and returns the bytes of the outputs, sample after
+/// sample, in the order of the outputs. Prints the link and run progress lines.
 mlir::FailureOr<std::vector<uint8_t>>
-runOnDevice(Driver &driver, llvm::StringRef prefix,
-            llvm::StringRef objectPath, const GoldenData &data,
-            const TestOptions &options, const TestTools &tools);
+runOnDevice(Driver &driver, llvm::StringRef prefix, llvm::StringRef objectPath,
+            const GoldenData &data, const TestOptions &options,
+            const TestTools &tools);
 
 /// Compares the device's outputs with the expected ones, prints a line per
 /// output to stdout and writes --test-output. Returns whether every output

@@ -87,8 +87,8 @@ static std::string writeTestMain(StringRef prefix, const GoldenData &data,
   std::string p = prefix.str();
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "/* The golden-data test of helia-compile: every sample through "
-     << p << "_model_run. */\n"
+  os << "/* The golden-data test of helia-compile: every sample through " << p
+     << "_model_run. */\n"
      << "#include <stdint.h>\n#include \"" << p << ".h\"\n\n"
      << "void helia_exit(int status);\n\n"
      << "static int semihost(int op, const void *arg) {\n"
@@ -111,8 +111,7 @@ static std::string writeTestMain(StringRef prefix, const GoldenData &data,
      << "  uint32_t args[3] = {(uint32_t)file, (uint32_t)buffer, bytes};\n"
      << "  return semihost(op, args);\n}\n\n"
      << "static const char inputsPath[] = " << cString(inputsPath) << ";\n"
-     << "static const char outputsPath[] = " << cString(outputsPath)
-     << ";\n\n";
+     << "static const char outputsPath[] = " << cString(outputsPath) << ";\n\n";
   // An input the plan gives no slot gets a buffer of the image's own.
   for (unsigned i = 0; i < data.numInputs; ++i)
     os << "static uint8_t input" << i << "[" << upper << "_INPUT_" << i
@@ -157,9 +156,8 @@ static LogicalResult writeFile(Location loc, StringRef path, StringRef bytes) {
 
 /// The error of a program that failed: its status and the log's first
 /// lines.
-static LogicalResult reportFailure(Location loc, StringRef program,
-                                   int status, StringRef message,
-                                   StringRef logPath) {
+static LogicalResult reportFailure(Location loc, StringRef program, int status,
+                                   StringRef message, StringRef logPath) {
   std::string log;
   if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
     log = (*buffer)->getBuffer().take_front(2000).rtrim().str();
@@ -179,8 +177,8 @@ static LogicalResult execute(Location loc, ArrayRef<std::string> args,
   SmallVector<StringRef> argv(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {StringRef(""), logPath, logPath};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt,
-                                         redirects, 0, 0, &message);
+  int status = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects,
+                                         0, 0, &message);
   if (status == 0)
     return success();
   return reportFailure(loc, args[0], status, message, logPath);
@@ -230,10 +228,11 @@ static LogicalResult runQemu(Driver &driver, Location loc,
   }
 }
 
-FailureOr<std::vector<uint8_t>> runOnDevice(
-    Driver &driver, StringRef prefix, StringRef objectPath,
-    const GoldenData &data, const TestOptions &options,
-    const TestTools &tools) {
+FailureOr<std::vector<uint8_t>> runOnDevice(Driver &driver, StringRef prefix,
+                                            StringRef objectPath,
+                                            const GoldenData &data,
+                                            const TestOptions &options,
+                                            const TestTools &tools) {
   Location loc = driver.inputLoc();
   // The board script INCLUDEs plan.ld: the fragment under that name.
   auto fragment = llvm::MemoryBuffer::getFile(driver.outputPath(".ld"));
@@ -247,9 +246,8 @@ FailureOr<std::vector<uint8_t>> runOnDevice(
   StringRef platform;
   size_t at = text.find("for platform '");
   if (at != StringRef::npos)
-    platform = text.drop_front(at + 14).take_until([](char c) {
-      return c == '\'';
-    });
+    platform =
+        text.drop_front(at + 14).take_until([](char c) { return c == '\''; });
   if (platform != "mps3_an547")
     return emitError(loc)
            << "--test-data runs the module on QEMU's mps3-an547 board, but "
@@ -278,33 +276,38 @@ FailureOr<std::vector<uint8_t>> runOnDevice(
                        writeTestMain(prefix, data, inputs, outputs))))
     return failure();
 
-  std::vector<std::string> cflags = {
-      "--target=thumbv8.1m.main-none-eabi", "-mcpu=cortex-m55",
-      "-mfloat-abi=hard", "-O2", "-ffreestanding", "-nostdlib", "-Wall",
-      "-Wno-main-return-type"};
+  std::vector<std::string> cflags = {"--target=thumbv8.1m.main-none-eabi",
+                                     "-mcpu=cortex-m55",
+                                     "-mfloat-abi=hard",
+                                     "-O2",
+                                     "-ffreestanding",
+                                     "-nostdlib",
+                                     "-Wall",
+                                     "-Wno-main-return-type"};
   std::string log = inDir("build.log");
   std::string headerDir =
       llvm::sys::path::parent_path(driver.outputPath(".h")).str();
   if (headerDir.empty())
     headerDir = ".";
   std::vector<std::string> objects;
-  for (StringRef source : {"startup.c", "runtime.c", "aeabi.c", "test_main.c"}) {
+  for (StringRef source :
+       {"startup.c", "runtime.c", "aeabi.c", "test_main.c"}) {
     std::vector<std::string> args = {tools.clang};
     llvm::append_range(args, cflags);
     // The C library stand-ins must not turn into calls of themselves.
     if (source != "test_main.c")
       args.push_back("-fno-builtin");
     std::string object = inDir(source.drop_back(2).str() + ".o");
-    llvm::append_range(args, std::vector<std::string>{
-                                 "-I", headerDir, "-c",
-                                 inDir(source), "-o", object});
+    llvm::append_range(args,
+                       std::vector<std::string>{"-I", headerDir, "-c",
+                                                inDir(source), "-o", object});
     if (failed(execute(loc, args, log)))
       return failure();
     objects.push_back(object);
   }
   std::string image = inDir("image.elf");
-  std::vector<std::string> link = {tools.lld, "-L", absolute.str().str(),
-                                   "-T", inDir("mps3_an547.ld")};
+  std::vector<std::string> link = {tools.lld, "-L", absolute.str().str(), "-T",
+                                   inDir("mps3_an547.ld")};
   llvm::append_range(link, objects);
   link.push_back(objectPath.str());
   llvm::append_range(link, std::vector<std::string>{"-o", image});
@@ -330,16 +333,21 @@ FailureOr<std::vector<uint8_t>> runOnDevice(
   if (failed(writeFile(loc, inputs, inputBytes)))
     return failure();
   llvm::sys::fs::remove(outputs);
-  std::vector<std::string> qemu = {
-      tools.qemu,          "-M",     "mps3-an547",
-      "-cpu",              "cortex-m55", "-nographic",
-      "-semihosting-config", "enable=on,target=native",
-      "-kernel",           image};
+  std::vector<std::string> qemu = {tools.qemu,
+                                   "-M",
+                                   "mps3-an547",
+                                   "-cpu",
+                                   "cortex-m55",
+                                   "-nographic",
+                                   "-semihosting-config",
+                                   "enable=on,target=native",
+                                   "-kernel",
+                                   image};
   int64_t sampleBytes = 0;
   for (unsigned j = data.numInputs; j < data.specs.size(); ++j)
     sampleBytes += data.specs[j].bytes();
-  if (failed(runQemu(driver, loc, qemu, inDir("qemu.log"), outputs,
-                     sampleBytes, data.samples, options.timeout)))
+  if (failed(runQemu(driver, loc, qemu, inDir("qemu.log"), outputs, sampleBytes,
+                     data.samples, options.timeout)))
     return failure();
 
   int64_t expected = sampleBytes * data.samples;

@@ -102,10 +102,10 @@ static cl::opt<double> testFloatTolerance(
     cl::desc("Largest max |difference| / max |expected| of a float output "
              "that passes (default 1e-4)"),
     cl::cat(testCategory));
-static cl::opt<unsigned> testTimeout(
-    "test-timeout", cl::value_desc("seconds"), cl::init(600),
-    cl::desc("Seconds the QEMU run may take (default 600)"),
-    cl::cat(testCategory));
+static cl::opt<unsigned>
+    testTimeout("test-timeout", cl::value_desc("seconds"), cl::init(600),
+                cl::desc("Seconds the QEMU run may take (default 600)"),
+                cl::cat(testCategory));
 
 /// The pipeline options the driver sets itself, from -o, --prefix and
 /// --rules: they are not command-line options of helia-compile.

@@ -182,10 +182,10 @@ TEST(NumPy, RoundTrips) {
 }
 
 TEST(NumPy, ReadsVersionsAndByteOrders) {
-  llvm::Expected<Array> v2 = parseNpy(
-      npy("{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }",
-          llvm::StringRef("\x01\x02\x03\x04", 4), 2),
-      "v2");
+  llvm::Expected<Array> v2 =
+      parseNpy(npy("{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }",
+                   llvm::StringRef("\x01\x02\x03\x04", 4), 2),
+               "v2");
   ASSERT_TRUE(static_cast<bool>(v2)) << llvm::toString(v2.takeError());
   EXPECT_EQ(v2->dtype, (DType{'i', 2}));
   // Big-endian elements are swapped to little-endian.
@@ -215,21 +215,20 @@ TEST(NumPy, RejectsMalformedArrays) {
                         "abcd")),
             "array 'x': is stored in Fortran order; save "
             "np.ascontiguousarray(a) instead");
-  EXPECT_NE(errorOf(npy(std::string("{'descr': '|O', ") + ok + "}", "")).find(
-                "dtype '|O' is not a numeric NumPy type"),
+  EXPECT_NE(errorOf(npy(std::string("{'descr': '|O', ") + ok + "}", ""))
+                .find("dtype '|O' is not a numeric NumPy type"),
             std::string::npos);
   EXPECT_NE(errorOf(npy(std::string("{'descr': '<c8', ") + ok + "}", ""))
                 .find("is not a bool, integer or float type"),
             std::string::npos);
-  EXPECT_NE(errorOf(npy(std::string("{'descr': [('a', '<i4')], ") + ok + "}",
-                        ""))
-                .find("'descr' is not a string (a structured dtype?)"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(npy(std::string("{'descr': [('a', '<i4')], ") + ok + "}", ""))
+          .find("'descr' is not a string (a structured dtype?)"),
+      std::string::npos);
   EXPECT_NE(errorOf(npy("{'descr': '<i1', 'shape': (2,)}", "ab"))
                 .find("it needs 'descr', 'fortran_order' and 'shape'"),
             std::string::npos);
-  EXPECT_NE(errorOf(npy(std::string("{'descr': '<i1', 'extra': 1, ") + ok +
-                            "}",
+  EXPECT_NE(errorOf(npy(std::string("{'descr': '<i1', 'extra': 1, ") + ok + "}",
                         "ab"))
                 .find("unexpected or repeated key 'extra'"),
             std::string::npos);
@@ -313,8 +312,7 @@ TEST(NumPy, RejectsMalformedArchives) {
   // The central directory pointing past the file.
   std::string archive = zip("a.npy", member, 0, member.size(), crc);
   llvm::support::endian::write32le(&archive[archive.size() - 6], 0x7fffffff);
-  EXPECT_EQ(npzErrorOf(archive),
-            "its central directory lies outside the file");
+  EXPECT_EQ(npzErrorOf(archive), "its central directory lies outside the file");
 }
 
 } // namespace
