@@ -78,6 +78,7 @@ OwningOpRef<ModuleOp> Driver::import() {
     // --prefix names the model's function too, as heliaAOT's prefix names
     // everything the module exports.
     importOptions.functionName = options.prefix;
+    importOptions.persistentVariables = flags.persistentVariables;
     module =
         tflite::importTFLite((*buffer)->getMemBufferRef(), &ctx, importOptions);
   } else {

@@ -34,6 +34,9 @@ struct DriverOptions {
   bool quiet = false;
   bool saveTemps = false;
   PadInPlaceMode padInPlace = PadInPlaceMode::Auto;
+  /// A .tflite model's variable tensors become persistent state
+  /// (tflite::ImportOptions::persistentVariables).
+  bool persistentVariables = false;
   /// --test-data and its companions; inactive when dataPath is empty.
   TestOptions test;
 };

@@ -68,6 +68,13 @@ static cl::opt<bool>
                        "(imported), <prefix>.llvm.mlir (LLVM dialect) and "
                        "<prefix>.ll (optimised LLVM IR)"),
               cl::init(false), cl::cat(toolCategory));
+static cl::opt<bool> persistentVariables(
+    "persistent-variables",
+    cl::desc("A .tflite model's variable tensors (an LSTM's states) become "
+             "persistent state: trailing inputs and outputs planned into the "
+             "persistent arena (default: every run starts from their reset "
+             "state; docs/TFLite.md)"),
+    cl::init(false), cl::cat(toolCategory));
 static cl::opt<PadInPlaceMode> padInPlace(
     "pad-in-place",
     cl::desc("Run helia-pad-in-place before planning (it lowers the scratch "
@@ -166,6 +173,7 @@ int main(int argc, char **argv) {
   flags.quiet = quiet;
   flags.saveTemps = saveTemps;
   flags.padInPlace = padInPlace;
+  flags.persistentVariables = persistentVariables;
   flags.test.dataPath = testData;
   flags.test.outputPath = testOutput;
   flags.test.tolerance = testTolerance;

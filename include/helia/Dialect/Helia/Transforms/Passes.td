@@ -66,8 +66,11 @@ def HeliaFuseAccumulators
     tiles. Chains of elementwise generics are merged first
     (as `linalg-fuse-elementwise-ops` does, except into reductions, so that
     a pooling op's sum does not swallow the rescale of the convolution
-    before it). Run it after `tosa-to-linalg`; the computation is
-    unchanged, element for element (docs/TFLite.md, "Memory").
+    before it). Only reductions directly in the function body are tiled:
+    one inside a region (an LSTM's gates in its time loop) already
+    accumulates one iteration's values. Run it after `tosa-to-linalg`; the
+    computation is unchanged, element for element (docs/TFLite.md,
+    "Memory").
 
     ```mlir
     %acc = linalg.conv_2d_nhwc_fhwc_q ins(%in, %w, ...) outs(%bias : tensor<1x8x8x6xi32>)
