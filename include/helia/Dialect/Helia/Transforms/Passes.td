@@ -450,10 +450,22 @@ def HeliaBufferizeInPlace
     `one-shot-bufferize` would copy an operand it must write out of place,
     this pass reports a located error in a planned function: the plan did
     not count the memory of the copy.
+
+    A module with many planned functions that call each other (128 or
+    more) bufferizes them in batches of 64, callees first, each batch in a
+    module of its own beside declarations of the callees bufferized
+    before: upstream builds a symbol table of the whole module for every
+    call it bufferizes, which is quadratic in a deep call chain. The rest
+    (host code, functions with tensor constants, recursion) is bufferized
+    with the module, as before.
   }];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::memref::MemRefDialect",
+  ];
+  let statistics = [
+    Statistic<"numBatched", "batched",
+              "planned functions bufferized in batches apart from the module">
   ];
 }
 
