@@ -29,6 +29,10 @@ shared frontend directory.
 usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill,fold]
               [--modes global,arg,alloc] [--pipeline-options "in-place=true"]
               [--qemu] [--check]
+       run.py --build build --double-buffering [--models a,b]
+--double-buffering prints each model's scratch arenas with the tensors its
+loops carry in one slot where bufferization allows it and with each in two
+slots (carry-in-place=false: a second slot and a copy back per iteration).
 --check exits 1 when any planned run differs from plain or fails.
 """
 import argparse
@@ -228,6 +232,41 @@ def firmware(opt, src, mode, work):
     return host, out
 
 
+def double_buffering(opt, models, frontend, tmp):
+    """The arenas of each model with loop-carried tensors in one slot where
+    bufferization allows it (the default), and with every tensor a loop
+    computes anew in a second slot copied back each iteration
+    (carry-in-place=false): what one slot saves. Returns the failures."""
+    print("| model | carried tensors | one slot / two slots | scratch B | "
+          "scratch B (carry-in-place=false) | saved B |")
+    print("|---|---:|---:|---:|---:|---:|")
+    failures = 0
+    for model in models:
+        text = recurrent.generate(model) if model in recurrent.MODELS else \
+            open(os.path.join(frontend, model + ".mlir")).read()
+        src = os.path.join(tmp, model + ".mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        cells = []
+        try:
+            for carry in ("true", "false"):
+                path = os.path.join(tmp, f"{model}.carry-{carry}.json")
+                run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false carry-in-place=%s plan-json=%s})" % (TOSA, carry, path), "-o", os.devnull])
+                plan = json.load(open(path))
+                scratch = sum(a["size"] for a in plan["arenas"] if a["role"] == "scratch")
+                two = sum(1 for c in plan["carried"] if c["choice"] == "slot-and-copy")
+                cells.append((len(plan["carried"]), two, scratch))
+        except Exception as e:
+            print(f"| {model} | | | | | planning failed: {str(e).splitlines()[0][:160]} |")
+            failures += 1
+            continue
+        (n, two, best), (_, _, forced) = cells
+        print(f"| {model} | {n} | {n - two} / {two} | {best} | {forced} | {forced - best} |", flush=True)
+        if forced < best:
+            failures += 1
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -244,8 +283,19 @@ def main():
     ap.add_argument("--pipeline-options", default="",
                     help="more helia-memory-pipeline options for every run, "
                          "e.g. in-place=true")
+    ap.add_argument("--double-buffering", action="store_true",
+                    help="print the scratch arenas with loop-carried tensors "
+                         "in one slot where possible and with every one in "
+                         "two slots (carry-in-place=false), and nothing else "
+                         "(default models: the recurrent ones)")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
+    if args.double_buffering:
+        models = args.models.split(",") if args.models != ",".join(DEFAULT_MODELS) \
+            else ["lstm_16x8.linalg"] + list(recurrent.MODELS)
+        with tempfile.TemporaryDirectory() as tmp:
+            failures = double_buffering(opt, models, args.frontend, tmp)
+        return 1 if (args.check and failures) else 0
     failures = 0
     passed = 0
     print("| model | ops | tensors | scratch B | constant B | scratch B (spill) | fold: predicted peak / scratch B | plan s | lower s | variants x modes | outputs |")
