@@ -22,9 +22,12 @@ outputs, max |a - b| / max |b| for float ones) and whether planned == plain
 bit for bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes
 quantized operators in float), 1e-5 relative for float.
 
+With --qemu the planned harness also runs as a Cortex-M55 image on QEMU's
+mps3-an547 and must print what the host printed.
+
 usage: ops.py [--build build] [--models conv2d_i8_same,...] [--count 3]
               [--seed 0] [-j 2] [--cache DIR] [--keep DIR] [--no-armnn]
-              [--list] [--check]
+              [--qemu] [--list] [--check]
 
 The run ends with `N passed, N failed`; --check exits 1 when anything
 failed.
@@ -44,8 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The harness, the lowering and the tool runner are run.py's.
 sys.path.insert(0, HERE)
 from run import (LLVM, PLAIN, RUNNER_LIBS, SYSTEM_PYTHON, TO_LLVM, TOSA,  # noqa: E402
-                 Failure, as_float, function_name, harness, have_armnn,
+                 Failure, as_float, batches, function_name, harness, have_armnn,
                  parse_output, run, signature)
+import run as run_py  # noqa: E402
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(ROOT, "lib", "Target", "TFLite", "TFLiteSchema.fbs")
 # The TFLite recipe (accumulators one element at a time, convolution
@@ -70,7 +74,7 @@ CODES = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3,
          "TANH": 28, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41,
          "SQUEEZE": 43, "STRIDED_SLICE": 45, "PADV2": 60,
          "TRANSPOSE_CONV": 67, "EXPAND_DIMS": 70, "LEAKY_RELU": 98,
-         "QUANTIZE": 114}
+         "QUANTIZE": 114, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44}
 
 
 def quant(scale, zp=0):
@@ -92,10 +96,16 @@ class Model:
         self.inputs, self.outputs, self.op_json = [], [], None
         # Per input: (low, high) of its random values.
         self.ranges = {}
+        # Inputs whose samples are permutations of every value of their
+        # type, repeated over the tensor (its size a multiple of 256 or
+        # 65536).
+        self.exhaustive = set()
 
-    def tensor(self, shape, t, q=None, data=None):
+    def tensor(self, shape, t, q=None, data=None, variable=False):
         entry = {"shape": [int(d) for d in shape], "type": TFL_TYPES[t],
                  "name": f"t{len(self.tensors)}", "buffer": 0}
+        if variable:
+            entry["is_variable"] = True
         if q:
             entry["quantization"] = q
         if data is not None:
@@ -123,9 +133,11 @@ class Model:
         values = [int(v) for v in values]
         return self.tensor(shape or [len(values)], "i32", data=values)
 
-    def op(self, name, ins, outs, options=None, version=1):
+    def op(self, name, ins, outs, options=None, version=1, intermediates=None):
         code = CODES[name]
         entry = {"opcode_index": 0, "inputs": ins, "outputs": outs}
+        if intermediates:
+            entry["intermediates"] = intermediates
         if options:
             entry["builtin_options_type"], entry["builtin_options"] = options
         self.code = {"deprecated_builtin_code": min(code, 127),
@@ -363,8 +375,9 @@ def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE",
 
 
 def unary(name, t="i8", shape=(2, 3, 8), out_q=None, in_q=None, options=None,
-          low=None, high=None, out_t=None, version=None):
-    """One input and one output of the same shape."""
+          low=None, high=None, out_t=None, version=None, exhaustive=False):
+    """One input and one output of the same shape; `exhaustive`: every input
+    value of the type in each sample."""
     def build(m):
         ot = out_t or t
         iq = in_q(m) if callable(in_q) else in_q
@@ -374,6 +387,8 @@ def unary(name, t="i8", shape=(2, 3, 8), out_q=None, in_q=None, options=None,
         if oq is None and ot == "i8":
             oq = act_q(m)
         x = m.input(list(shape), t, iq, low, high)
+        if exhaustive:
+            m.exhaustive.add(x)
         y = m.output(list(shape), ot, oq)
         m.op(name, [x], [y], options,
              version=version or (2 if "i8" in (t, ot) else 1))
@@ -384,13 +399,17 @@ def same_q(m, iq):
     return iq
 
 
-def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10)):
+def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10), scale=None,
+            exhaustive=False, low=None, high=None):
     def build(m):
-        iq = act_q(m, 0.04) if t == "i8" else quant(3e-4) if t == "i16" else None
+        iq = act_q(m, scale or 0.04) if t == "i8" else \
+            quant(scale or 3e-4) if t == "i16" else None
         oq = {"i8": quant(1 / 256, -128),
               "i16": quant(1 / 65536, -32768) if t == "i8" else quant(1 / 32768),
               "f32": None}[out_t]
-        x = m.input(list(shape), t, iq)
+        x = m.input(list(shape), t, iq, low, high)
+        if exhaustive:
+            m.exhaustive.add(x)
         y = m.output(list(shape), out_t, oq)
         m.op("SOFTMAX", [x], [y], ("SoftmaxOptions", {"beta": beta}),
              version=2 if t == "i8" else 1)
@@ -531,6 +550,78 @@ def dequantize(in_t, shape=(2, 3, 8)):
     return build
 
 
+def lstm(t="i8", batch=1, steps=5, n_in=6, units=4, time_major=False,
+         clip=0.0, cell_power=-11, hidden_zp=5, state_input=False):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM as TFLite's converter writes it: 24
+    inputs (peephole, projection and layer norm absent), the hidden and
+    cell states variable tensors, five intermediates (scaleless but the
+    effective hidden scale), TANH on the cell gate. Integer models are
+    8x8_16 (t="i8") or 16x8 (t="i16"), weights per tensor."""
+    def build(m):
+        np, rs = m.np, m.rs
+        shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+        out_shape = [steps, batch, units] if time_major else [batch, steps, units]
+        opts = ("UnidirectionalSequenceLSTMOptions",
+                {"fused_activation_function": "TANH", "cell_clip": clip,
+                 "time_major": time_major})
+        ins = [-1] * 24
+        inter = []
+        if t == "f32":
+            ins[0] = m.input(shape, "f32")
+            for k in range(1, 5):
+                ins[k] = m.tensor([units, n_in], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, n_in)))
+            for k in range(5, 9):
+                ins[k] = m.tensor([units, units], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, units)))
+            for k in range(12, 16):
+                ins[k] = m.tensor([units], "f32",
+                                  data=rs.normal(0, 0.5, size=units) + (1.0 if k == 13 else 0))
+            for k in (18, 19):
+                ins[k] = m.tensor([batch, units], "f32", variable=True)
+            y = m.output(out_shape, "f32")
+        else:
+            is8 = t == "i8"
+            in_q = act_q(m) if is8 else quant(float(rs.uniform(2e-4, 5e-4)))
+            h_q = quant(1 / 128, hidden_zp) if is8 else quant(1 / 32768)
+            ins[0] = m.input(shape, t, in_q)
+            w_q = {}
+            for k in range(1, 9):
+                cols = n_in if k < 5 else units
+                w_q[k] = float(rs.uniform(0.005, 0.03))
+                ins[k] = m.tensor([units, cols], "i8", quant(w_q[k]),
+                                  rs.randint(-127, 128, size=(units, cols)))
+            for k in range(12, 16):
+                bs = in_q["scale"][0] * w_q[k - 11]
+                ins[k] = m.tensor([units], "i32" if is8 else "i64", quant(bs),
+                                  rs.randint(-800, 800, size=units) * (1 if is8 else 30))
+            ins[18] = m.tensor([batch, units], t, h_q, variable=True)
+            ins[19] = m.tensor([batch, units], "i16", quant(2.0 ** cell_power),
+                               variable=True)
+            y = m.output(out_shape, t, h_q)
+            for g in ("input", "forget", "cell", "output"):
+                inter.append(m.tensor([0], "i16"))
+                m.tensors[-1]["name"] = f"input_to_{g}_intermediate"
+                m.tensors[-1]["shape"] = []
+            inter.append(m.tensor([], t, h_q))
+            m.tensors[-1]["name"] = "effective_hidden_scale_intermediate"
+        if state_input:
+            # The states as subgraph inputs instead of variables.
+            for k in (18, 19):
+                m.tensors[ins[k]].pop("is_variable", None)
+                m.inputs.append(ins[k])
+                lim = {"f32": (-1.0, 1.0), "i8": (-100, 100),
+                       "i16": (-3000, 3000)}
+                m.ranges[ins[k]] = lim[m_elt(m, ins[k])]
+        m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y], opts, version=1,
+             intermediates=inter)
+    return build
+
+
+def m_elt(m, k):
+    return {v: kk for kk, v in TFL_TYPES.items()}[m.tensors[k]["type"]]
+
+
 def i16_q(scale):
     return lambda m, iq=None: quant(scale)
 
@@ -619,6 +710,19 @@ CASES = [
     ("tanh_f32", unary("TANH", t="f32", low=-4.0, high=4.0)),
     ("logistic_i16", unary("LOGISTIC", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
     ("tanh_i16", unary("TANH", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
+    # Every input byte (every int16 value) through TFLM's kernels, at
+    # scales from well inside the kernels' input radius to saturation.
+    *[(f"logistic_i8_all_s{sc}", unary("LOGISTIC", shape=(4, 64), exhaustive=True,
+                                       in_q=lambda m, sc=sc: act_q(m, sc),
+                                       out_q=quant(1 / 256, -128)))
+      for sc in (0.01, 0.06, 0.2, 1.5)],
+    *[(f"tanh_i8_all_s{sc}", unary("TANH", shape=(4, 64), exhaustive=True,
+                                   in_q=lambda m, sc=sc: act_q(m, sc),
+                                   out_q=quant(1 / 128, 0)))
+      for sc in (0.005, 0.03, 0.1, 0.8)],
+    *[(f"{op.lower()}_i16_all_s{sc:g}", unary(op, t="i16", shape=(256, 256), exhaustive=True,
+                                              in_q=quant(sc), out_q=quant(2 ** -15)))
+      for op in ("LOGISTIC", "TANH") for sc in (2 ** -12, 2 ** -11, 3e-4, 1e-5)],
     ("relu_i8", unary("RELU", out_q=lambda m, iq: quant(0.02, -128))),
     ("relu_i8_same_q", unary("RELU", out_q=same_q)),
     ("relu_f32", unary("RELU", t="f32")),
@@ -636,7 +740,18 @@ CASES = [
     ("softmax_i8_beta0.5", softmax(beta=0.5)),
     ("softmax_i8_to_i16", softmax(out_t="i16")),
     ("softmax_f32_beta2", softmax(t="f32", out_t="f32", beta=2.0)),
-    ("softmax_i16", softmax(t="i16", out_t="i16")),
+    # int16 rows whose differences stay within the [-10, 0] of the kernel's
+    # exp table (beyond, the kernel counts exp(-10) for each element).
+    ("softmax_i16", softmax(t="i16", out_t="i16", low=-16000, high=16000)),
+    # Rows holding every byte: each difference 0..255 to the row's maximum.
+    ("softmax_i8_all", softmax(shape=(2, 256), exhaustive=True)),
+    ("softmax_i8_all_s0.3", softmax(shape=(2, 256), exhaustive=True, scale=0.3)),
+    ("softmax_i8_all_to_i16", softmax(out_t="i16", shape=(2, 256), exhaustive=True, scale=0.02)),
+    ("softmax_i8_s0.15_beta2", softmax(beta=2.0, shape=(3, 12), scale=0.15)),
+    ("softmax_i8_4d", softmax(shape=(1, 2, 3, 12), scale=0.07)),
+    ("softmax_i16_s1e-3_beta0.7", softmax(t="i16", out_t="i16", beta=0.7, shape=(3, 16), scale=1e-3,
+                                          low=-7000, high=7000)),
+    ("softmax_i16_s2e-5", softmax(t="i16", out_t="i16", shape=(2, 40), scale=2e-5)),
     ("quantize_f32_to_i8", quantize("f32", "i8")),
     ("quantize_f32_to_i16", quantize("f32", "i16")),
     ("quantize_i8_to_i8", quantize("i8", "i8")),
@@ -671,6 +786,18 @@ CASES = [
     ("strided_slice_i8_negative_masks", strided_slice(begin=(0, 0, 0, 0), end=(1, 0, 0, 0), strides=(1, -2, -3, 1), begin_mask=15, end_mask=15)),
     ("strided_slice_i8_shrink", strided_slice(begin=(0, 2, 1, 0), end=(1, 3, 8, 3), strides=(1, 1, 2, 1), shrink=3)),
     ("strided_slice_f32_negative", strided_slice(t="f32", shape=(6, 5), begin=(5, 4), end=(-7, 0), strides=(-2, -1))),
+    # Recurrent (TFLite Micro's LSTM kernel: numpy transcription, Arm NN
+    # where it takes the model).
+    ("lstm_f32", lstm(t="f32")),
+    ("lstm_f32_time_major_batch2", lstm(t="f32", batch=2, steps=4, time_major=True, clip=3.0)),
+    ("lstm_f32_batch3_clip", lstm(t="f32", batch=3, steps=3, n_in=5, units=7, clip=1.5)),
+    ("lstm_i8", lstm()),
+    ("lstm_i8_time_major_batch2_clip", lstm(batch=2, steps=4, time_major=True, clip=1.0)),
+    ("lstm_i8_batch2_cell2^-12", lstm(batch=2, steps=6, n_in=3, units=5, cell_power=-12, hidden_zp=-3)),
+    ("lstm_i8_cell2^-15", lstm(steps=3, cell_power=-15, clip=0.5)),
+    ("lstm_i8_state_inputs", lstm(steps=3, state_input=True)),
+    ("lstm_i16", lstm(t="i16", steps=4)),
+    ("lstm_i16_time_major_batch2", lstm(t="i16", batch=2, steps=3, time_major=True, clip=2.0)),
 ]
 
 
@@ -680,6 +807,13 @@ CASES = [
 # kernel: the integer arithmetic of tensorflow/lite/kernels/internal/
 # reference (MultiplyByQuantizedMultiplier with double rounding,
 # QuantizeMultiplier, CalculateActivationRangeQuantized), in int64.
+
+# Operators whose only reference is the transcription of TFLite Micro's
+# kernel (EXACT_REFS, bit for bit for integer outputs), Arm NN's difference
+# reported beside it.
+NUMPY_FIRST = {
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "TFLite Micro's lstm_eval in numpy",
+}
 
 # Arm NN's known deviations from TFLite, by case: the reference is numpy.
 ARMNN_DEVIATES = {
@@ -929,6 +1063,64 @@ def ref_softmax_float(np, r, op, xs):
     return np.clip(tfl_round(np, y / out_s) + out_zp, lo, hi)
 
 
+def ref_lstm(np, r, op, xs):
+    import lstm_ref
+    state = None
+    if len(xs) > 1:  # the states as subgraph inputs
+        state = xs[1:3]
+    y, _ = lstm_ref.lstm(np, r, op, xs[0], state)
+    return y
+
+
+def ref_tflm_nonlinear(np, r, op, xs):
+    """LOGISTIC, TANH and SOFTMAX on quantized tensors: TFLite Micro's
+    reference kernels (bench/tflite/tflm_nonlinear.py), or None for float."""
+    import tflm_nonlinear as T
+    ins, out = op["inputs"], op["outputs"][0]
+    elt, out_elt = r.elt(ins[0]), r.elt(out)
+    if elt == "f32":
+        return None
+    (in_s,), (in_zp,) = r.q(ins[0])
+    name = {v: k for k, v in CODES.items()}[r.m.code["builtin_code"]]
+    if name == "SOFTMAX":
+        beta = op.get("builtin_options", {}).get("beta", 1.0)
+        if elt == "i8":
+            return T.softmax_int8(xs[0], in_s, beta, 16 if out_elt == "i16" else 8)
+        return T.softmax_int16(xs[0], in_s, beta)
+    if elt == "i8":
+        return T.activation_int8(xs[0], in_s, in_zp, name == "TANH")
+    return T.activation_int16(xs[0], in_s, name == "TANH")
+
+
+# Quantized operators whose reference is the transcription of TFLite
+# Micro's kernel, exactly (0 LSB); Arm NN, or where it rejects the model the
+# float computation, stays a cross-check within QUANT_LSB.
+EXACT_REFS = {"LOGISTIC": ref_tflm_nonlinear, "TANH": ref_tflm_nonlinear,
+              "SOFTMAX": ref_tflm_nonlinear,
+              "UNIDIRECTIONAL_SEQUENCE_LSTM": ref_lstm}
+
+
+# The cross-check's tolerance where TFLite Micro's kernel itself is further
+# from float than 1 LSB: its own tests allow 16 LSB for int16 TANH
+# (tanh_test.cc, TestTanhInt16WideRange; its interpolated sigmoid table
+# also serves LOGISTIC) and 7 LSB for int16 SOFTMAX (softmax_test.cc).
+CROSS_LSB = {("LOGISTIC", "i16"): 16, ("TANH", "i16"): 16, ("SOFTMAX", "i16"): 7}
+
+
+def exact_reference(np, m, samples):
+    """Per sample, per output: TFLM's values, or None (not such an operator,
+    or float)."""
+    name = {v: k for k, v in CODES.items()}[m.code["builtin_code"]]
+    fn = EXACT_REFS.get(name)
+    if fn is None:
+        return None
+    r = Ref(np, m)
+    outs = [fn(np, r, m.op_json, s) for s in samples]
+    if any(o is None for o in outs):
+        return None
+    return [[o.reshape(-1).tolist()] for o in outs]
+
+
 NUMPY_REFS = {"CONV_2D": ref_conv, "FULLY_CONNECTED": ref_fully_connected,
               "TRANSPOSE_CONV": ref_transpose_conv, "PAD": ref_pad,
               "PADV2": ref_pad, "EXPAND_DIMS": ref_reshape,
@@ -972,7 +1164,12 @@ def make_inputs(np, m, count, seed, name):
             t = m.tensors[k]
             elt = {v: kk for kk, v in TFL_TYPES.items()}[t["type"]]
             lo, hi = m.ranges[k]
-            if elt == "f32":
+            if k in m.exhaustive:
+                values = np.arange(lo, hi + 1)
+                reps = -(-int(np.prod(t["shape"])) // values.size)
+                x = np.concatenate([rs.permutation(values) for _ in range(reps)])
+                x = x[:int(np.prod(t["shape"]))].reshape(t["shape"]).astype(NP_TYPES[elt])
+            elif elt == "f32":
                 x = rs.uniform(lo, hi, size=t["shape"]).astype("<f4")
             else:
                 x = rs.randint(lo, hi + 1, size=t["shape"]).astype(NP_TYPES[elt])
@@ -1076,6 +1273,13 @@ class Tools:
             timeout=self.timeout, what="import")
         return open(out).read()
 
+    def firmware(self, harness_path, work, heap):
+        """The planned harness as an mps3-an547 image on QEMU (run.py's)."""
+        args = argparse.Namespace(build=os.path.dirname(os.path.dirname(self.opt)),
+                                  translate=self.translate, imported=None,
+                                  timeout=self.timeout, pipeline_options="")
+        return run_py.Tools(args).firmware(harness_path, work, heap)
+
     def host(self, harness_path, pipeline):
         lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],
                       timeout=self.timeout, what="helia-opt")
@@ -1126,7 +1330,15 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 row["dropped"] = "Arm NN: " + r["error"]
             else:
                 want, source = r["outputs"], "Arm NN"
-        if name in ARMNN_DEVIATES or "dropped" in row or not armnn:
+        armnn_want = None
+        if row["op"] in NUMPY_FIRST:
+            # TFLite Micro's kernel (EXACT_REFS) is the only reference;
+            # Arm NN's difference is reported beside it.
+            armnn_want, want = want, None
+            row["note"] = NUMPY_FIRST[row["op"]] + (
+                "" if armnn_want is not None else
+                "; " + row.pop("dropped", "Arm NN: not run"))
+        elif name in ARMNN_DEVIATES or "dropped" in row or not armnn:
             ref = numpy_reference(np, m, samples)
             if ref is not None:
                 why = ARMNN_DEVIATES.get(name) or row.pop("dropped", None) or "no Arm NN"
@@ -1134,6 +1346,10 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 want, source = ref, "numpy TFLite"
                 if row["op"] == "SOFTMAX":
                     source = "numpy float"
+        exact = exact_reference(np, m, samples)
+        if exact is not None:
+            cross, cross_source = want, source
+            want, source = exact, "numpy TFLM"
         row["reference"] = source or "none"
         text = tools.import_model(path, work)
         fname = function_name(path)
@@ -1150,21 +1366,58 @@ def one(args, tools, np, name, builder, armnn, tmp):
         same = outs["planned"] == outs["plain"]
         row["plain"] = "yes" if same else "NO"
         ok = same
+        if args.qemu:
+            # The planned harness as firmware: QEMU == host bit for bit.
+            _, heap = batches(results, fargs, len(samples))
+            fw = os.path.join(work, "fw")
+            os.makedirs(fw, exist_ok=True)
+            got = parse_output(tools.firmware(os.path.join(work, "harness.planned.mlir"),
+                                              fw, heap), len(samples) * len(results))
+            qemu_same = got == outs["planned"]
+            row["plain"] += ", QEMU == host" if qemu_same else ", QEMU != host"
+            ok = ok and qemu_same
         if want is not None:
             cells = []
             for i, (shape, elt) in enumerate(results):
-                worst, text_, within = (0, "", True)
-                for j in range(len(samples)):
-                    g = outs["planned"][j * len(results) + i]
-                    if elt == "f32":
-                        g = [as_float(v) for v in g]
-                    w_, t_, in_ = difference(g, want[j][i], elt)
-                    if w_ >= worst:
-                        worst, text_ = w_, t_
-                    within = within and in_
-                cells.append(text_ + ("" if within else " OVER"))
+                def compare(reference, tolerance):
+                    worst, text_, within = (0, "", True)
+                    for j in range(len(samples)):
+                        g = outs["planned"][j * len(results) + i]
+                        if elt == "f32":
+                            g = [as_float(v) for v in g]
+                        w_, t_, in_ = difference(g, reference[j][i], elt)
+                        if w_ >= worst:
+                            worst, text_ = w_, t_
+                        within = within and (in_ if elt == "f32" else w_ <= tolerance)
+                    return text_ + ("" if within else " OVER"), within
+                if exact is None:
+                    text_, within = compare(want, QUANT_LSB)
+                else:
+                    # Exact against TFLM; the cross-check within 1 LSB.
+                    text_, within = compare(want, 0)
+                    if cross is None and row["op"] == "SOFTMAX":
+                        cross = numpy_reference(np, m, samples)
+                        cross_source = "numpy float"
+                    if cross is not None:
+                        in_elt = {v: kk for kk, v in TFL_TYPES.items()}[
+                            m.tensors[m.inputs[0]]["type"]]
+                        ct, cw = compare(cross, CROSS_LSB.get((row["op"], in_elt), QUANT_LSB))
+                        text_ += f" (cross-check {cross_source}: {ct})"
+                        within = within and cw
+                cells.append(text_)
                 ok = ok and within
             row["armnn"] = ", ".join(cells)
+            if armnn_want is not None:
+                worst = 0
+                for j in range(len(samples)):
+                    for i, (shape, elt) in enumerate(results):
+                        g = outs["planned"][j * len(results) + i]
+                        if elt == "f32":
+                            g = [as_float(v) for v in g]
+                        worst = max(worst, difference(g, armnn_want[j][i], elt)[0])
+                unit = "rel" if results[0][1] == "f32" else "LSB"
+                row["note"] += f"; Arm NN: {worst:.1e} {unit}" if unit == "rel" \
+                    else f"; Arm NN: {worst} LSB"
         else:
             row["armnn"] = "dropped: " + row["dropped"] if "dropped" in row else "no reference"
         if "note" in row:
@@ -1192,6 +1445,9 @@ def main():
     ap.add_argument("--cache", help="where Arm NN's outputs are cached "
                     "(default BUILD/tflite/ops-reference)")
     ap.add_argument("--keep", help="keep the models and work files in this directory")
+    ap.add_argument("--qemu", action="store_true",
+                    help="also run the planned harness as an mps3-an547 image "
+                    "on QEMU and require QEMU == host bit for bit")
     ap.add_argument("--no-armnn", action="store_true",
                     help="check planned == plain only")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")

@@ -40,7 +40,20 @@ bool mlir::helia::copyYieldsIntoIterArgs(FunctionOpInterface func) {
     Operation *yield = use->getOwner();
     auto loop = cast<scf::ForOp>(yield->getParentOp());
     OpBuilder builder(yield);
-    Value iterArg = loop.getRegionIterArgs()[use->getOperandNumber()];
+    unsigned index = use->getOperandNumber();
+    Value iterArg = loop.getRegionIterArgs()[index];
+    // The reason writeYieldsIntoIterArgs found, or the analysis' own.
+    auto recorded = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName);
+    bool known = recorded && llvm::any_of(recorded, [&](Attribute entry) {
+      auto dict = cast<DictionaryAttr>(entry);
+      return dict.getAs<IntegerAttr>("iter_arg").getInt() == index &&
+             dict.getAs<StringAttr>("choice").getValue() == "slot-and-copy";
+    });
+    if (!known)
+      recordCarried(loop, index, "slot-and-copy",
+                    "bufferization must write its successor out of place "
+                    "(the successor is not computed into the carried "
+                    "buffer)");
     use->set(linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(),
                                     iterArg)
                  .getResult(0));

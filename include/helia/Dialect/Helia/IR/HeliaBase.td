@@ -83,7 +83,8 @@ def Helia_Dialect : Dialect {
     "::mlir::IntegerAttr":$in_place,
     "::mlir::DictionaryAttr":$memory_limits,
     "::mlir::DictionaryAttr":$memory_costs,
-    "::mlir::DictionaryAttr":$firmware
+    "::mlir::DictionaryAttr":$firmware,
+    "::mlir::ArrayAttr":$carried
   );
 }
 
