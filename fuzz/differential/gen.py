@@ -925,7 +925,7 @@ class Gen:
             return None
         name = self.fresh(f, "w")
         ub = self.rng.randint(1, 3)
-        k0, k1, k2, c = (self.fresh(f, p) for p in ("k", "k", "k", "wc"))
+        k0, k1, k2, c = (self.fresh(f, p) for p in ("wk", "wk", "wk", "wc"))
         before = ["%" + self.fresh(f, "bt") for _ in inits]
         iters, body, ys2 = self.loop_body(f, scope, depth, inits)
         rt = ", ".join(v.type for _, v in iters)
