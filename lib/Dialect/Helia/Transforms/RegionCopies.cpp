@@ -109,6 +109,17 @@ static bool isCarriedAcrossIterations(Value value, Operation *top,
       continue;
     for (OpOperand &use : next.getUses()) {
       Operation *user = use.getOwner();
+      // An scf.while's condition passes the value to the after region (in
+      // the same iteration) and, when the loop ends, to the loop's result.
+      if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+        if (use.getOperandNumber() == 0)
+          continue;
+        auto loop = cast<scf::WhileOp>(condition->getParentOp());
+        unsigned index = use.getOperandNumber() - 1;
+        worklist.push_back(loop.getAfterArguments()[index]);
+        worklist.push_back(loop->getResult(index));
+        continue;
+      }
       if (user->hasTrait<OpTrait::IsTerminator>()) {
         Operation *parent = user->getParentOp();
         if (parent == top->getParentOp())
