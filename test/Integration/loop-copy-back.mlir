@@ -17,7 +17,9 @@
 // - @update_while: the same elementwise: computed into the carried slot;
 // - @inner_reads_old: an outer scf.for carries %acc and its inner loop
 //   updates a copy of it while reading the old value (the copy One-Shot
-//   Bufferize makes in every outer iteration).
+//   Bufferize makes in every outer iteration);
+// - @nested_while: the same with scf.while loops (the copy passes through
+//   the inner loop's condition).
 
 // IR-LABEL: func.func @fresh_while(
 // IR-NOT: memref.alloc
@@ -36,6 +38,9 @@
 // IR: scf.for
 // IR: linalg.copy
 // IR-NEXT: scf.yield
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @nested_while(
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -69,6 +74,8 @@
 // @update_while: x + 3 * 2; @inner_reads_old: 9 x.
 // CHECK: [14,  13,  12,  11,  10,  9,  8,  7]
 // CHECK: [7,  8,  9,  10,  11,  12,  13,  14]
+// CHECK: [9,  18,  27,  36,  45,  54,  63,  72]
+// @nested_while: 9 x too.
 // CHECK: [9,  18,  27,  36,  45,  54,  63,  72]
 
 #id = affine_map<(d0) -> (d0)>
@@ -138,6 +145,33 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r : tensor<8xf32>
   }
 
+  // The same in scf.while loops: the copy of %t that the inner loop starts
+  // from goes through the inner loop's condition; it lives for one outer
+  // iteration and is copied back into the outer loop's slot.
+  func.func @nested_while(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %r:2 = scf.while (%k = %c0, %t = %x) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c2 : index
+      scf.condition(%go) %k, %t : index, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %t1: tensor<8xf32>):
+      %in:2 = scf.while (%j = %c0, %y = %t1) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+        %go2 = arith.cmpi slt, %j, %c2 : index
+        scf.condition(%go2) %j, %y : index, tensor<8xf32>
+      } do {
+      ^bb0(%j1: index, %y1: tensor<8xf32>):
+        %s = linalg.add ins(%y1, %t1 : tensor<8xf32>, tensor<8xf32>) outs(%y1 : tensor<8xf32>) -> tensor<8xf32>
+        %j2 = arith.addi %j1, %c1 : index
+        scf.yield %j2, %s : index, tensor<8xf32>
+      }
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %in#1 : index, tensor<8xf32>
+    }
+    return %r#1 : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -152,6 +186,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%u) : (tensor<8xf32>) -> ()
     %b = call @inner_reads_old(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%b) : (tensor<8xf32>) -> ()
+    %n = call @nested_while(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    call @print(%n) : (tensor<8xf32>) -> ()
     return
   }
 }
