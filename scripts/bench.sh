@@ -21,3 +21,9 @@ python3 "$root/bench/inplace.py" "$build" "$bench"
 echo
 echo "== Frontend networks: planned vs plain, bit for bit (bench/frontend/run.py)"
 python3 "$root/bench/frontend/run.py" --build "$build" --frontend "$bench/frontend"
+echo
+echo "== Memory traffic of one inference on QEMU, helia-traffic plugin (bench/traffic.py)"
+python3 "$root/bench/traffic.py" --build "$build" --markdown \
+  "$bench/tflite/kws_ref_model.tflite" "$bench/tflite/vww_96_int8.tflite" \
+  "$bench/tflite/pretrainedResnet_quant.tflite" "$bench/tflite/ad01_int8.tflite" \
+  "$bench/frontend/transformer_block.tosa.mlir"

@@ -237,6 +237,7 @@ def main():
         pass
     ta = Args()
     ta.build, ta.translate, ta.imported, ta.keep, ta.timeout = a.build, None, None, None, 900
+    ta.pipeline_options = ""
     tools = R.Tools(ta)
 
     def one(k):

@@ -92,6 +92,10 @@ class Model:
         self.inputs, self.outputs, self.op_json = [], [], None
         # Per input: (low, high) of its random values.
         self.ranges = {}
+        # Inputs whose samples are permutations of every value of their
+        # type, repeated over the tensor (its size a multiple of 256 or
+        # 65536).
+        self.exhaustive = set()
 
     def tensor(self, shape, t, q=None, data=None):
         entry = {"shape": [int(d) for d in shape], "type": TFL_TYPES[t],
@@ -363,8 +367,9 @@ def binary(name, t="i8", a=(1, 4, 4, 3), b=(1, 4, 4, 3), act="NONE",
 
 
 def unary(name, t="i8", shape=(2, 3, 8), out_q=None, in_q=None, options=None,
-          low=None, high=None, out_t=None, version=None):
-    """One input and one output of the same shape."""
+          low=None, high=None, out_t=None, version=None, exhaustive=False):
+    """One input and one output of the same shape; `exhaustive`: every input
+    value of the type in each sample."""
     def build(m):
         ot = out_t or t
         iq = in_q(m) if callable(in_q) else in_q
@@ -374,6 +379,8 @@ def unary(name, t="i8", shape=(2, 3, 8), out_q=None, in_q=None, options=None,
         if oq is None and ot == "i8":
             oq = act_q(m)
         x = m.input(list(shape), t, iq, low, high)
+        if exhaustive:
+            m.exhaustive.add(x)
         y = m.output(list(shape), ot, oq)
         m.op(name, [x], [y], options,
              version=version or (2 if "i8" in (t, ot) else 1))
@@ -384,13 +391,17 @@ def same_q(m, iq):
     return iq
 
 
-def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10)):
+def softmax(t="i8", out_t="i8", beta=1.0, shape=(2, 10), scale=None,
+            exhaustive=False, low=None, high=None):
     def build(m):
-        iq = act_q(m, 0.04) if t == "i8" else quant(3e-4) if t == "i16" else None
+        iq = act_q(m, scale or 0.04) if t == "i8" else \
+            quant(scale or 3e-4) if t == "i16" else None
         oq = {"i8": quant(1 / 256, -128),
               "i16": quant(1 / 65536, -32768) if t == "i8" else quant(1 / 32768),
               "f32": None}[out_t]
-        x = m.input(list(shape), t, iq)
+        x = m.input(list(shape), t, iq, low, high)
+        if exhaustive:
+            m.exhaustive.add(x)
         y = m.output(list(shape), out_t, oq)
         m.op("SOFTMAX", [x], [y], ("SoftmaxOptions", {"beta": beta}),
              version=2 if t == "i8" else 1)
@@ -619,6 +630,19 @@ CASES = [
     ("tanh_f32", unary("TANH", t="f32", low=-4.0, high=4.0)),
     ("logistic_i16", unary("LOGISTIC", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
     ("tanh_i16", unary("TANH", t="i16", in_q=quant(2 ** -12), out_q=quant(2 ** -15))),
+    # Every input byte (every int16 value) through TFLM's kernels, at
+    # scales from well inside the kernels' input radius to saturation.
+    *[(f"logistic_i8_all_s{sc}", unary("LOGISTIC", shape=(4, 64), exhaustive=True,
+                                       in_q=lambda m, sc=sc: act_q(m, sc),
+                                       out_q=quant(1 / 256, -128)))
+      for sc in (0.01, 0.06, 0.2, 1.5)],
+    *[(f"tanh_i8_all_s{sc}", unary("TANH", shape=(4, 64), exhaustive=True,
+                                   in_q=lambda m, sc=sc: act_q(m, sc),
+                                   out_q=quant(1 / 128, 0)))
+      for sc in (0.005, 0.03, 0.1, 0.8)],
+    *[(f"{op.lower()}_i16_all_s{sc:g}", unary(op, t="i16", shape=(256, 256), exhaustive=True,
+                                              in_q=quant(sc), out_q=quant(2 ** -15)))
+      for op in ("LOGISTIC", "TANH") for sc in (2 ** -12, 2 ** -11, 3e-4, 1e-5)],
     ("relu_i8", unary("RELU", out_q=lambda m, iq: quant(0.02, -128))),
     ("relu_i8_same_q", unary("RELU", out_q=same_q)),
     ("relu_f32", unary("RELU", t="f32")),
@@ -636,7 +660,18 @@ CASES = [
     ("softmax_i8_beta0.5", softmax(beta=0.5)),
     ("softmax_i8_to_i16", softmax(out_t="i16")),
     ("softmax_f32_beta2", softmax(t="f32", out_t="f32", beta=2.0)),
-    ("softmax_i16", softmax(t="i16", out_t="i16")),
+    # int16 rows whose differences stay within the [-10, 0] of the kernel's
+    # exp table (beyond, the kernel counts exp(-10) for each element).
+    ("softmax_i16", softmax(t="i16", out_t="i16", low=-16000, high=16000)),
+    # Rows holding every byte: each difference 0..255 to the row's maximum.
+    ("softmax_i8_all", softmax(shape=(2, 256), exhaustive=True)),
+    ("softmax_i8_all_s0.3", softmax(shape=(2, 256), exhaustive=True, scale=0.3)),
+    ("softmax_i8_all_to_i16", softmax(out_t="i16", shape=(2, 256), exhaustive=True, scale=0.02)),
+    ("softmax_i8_s0.15_beta2", softmax(beta=2.0, shape=(3, 12), scale=0.15)),
+    ("softmax_i8_4d", softmax(shape=(1, 2, 3, 12), scale=0.07)),
+    ("softmax_i16_s1e-3_beta0.7", softmax(t="i16", out_t="i16", beta=0.7, shape=(3, 16), scale=1e-3,
+                                          low=-7000, high=7000)),
+    ("softmax_i16_s2e-5", softmax(t="i16", out_t="i16", shape=(2, 40), scale=2e-5)),
     ("quantize_f32_to_i8", quantize("f32", "i8")),
     ("quantize_f32_to_i16", quantize("f32", "i16")),
     ("quantize_i8_to_i8", quantize("i8", "i8")),
@@ -929,6 +964,54 @@ def ref_softmax_float(np, r, op, xs):
     return np.clip(tfl_round(np, y / out_s) + out_zp, lo, hi)
 
 
+def ref_tflm_nonlinear(np, r, op, xs):
+    """LOGISTIC, TANH and SOFTMAX on quantized tensors: TFLite Micro's
+    reference kernels (bench/tflite/tflm_nonlinear.py), or None for float."""
+    import tflm_nonlinear as T
+    ins, out = op["inputs"], op["outputs"][0]
+    elt, out_elt = r.elt(ins[0]), r.elt(out)
+    if elt == "f32":
+        return None
+    (in_s,), (in_zp,) = r.q(ins[0])
+    name = {v: k for k, v in CODES.items()}[r.m.code["builtin_code"]]
+    if name == "SOFTMAX":
+        beta = op.get("builtin_options", {}).get("beta", 1.0)
+        if elt == "i8":
+            return T.softmax_int8(xs[0], in_s, beta, 16 if out_elt == "i16" else 8)
+        return T.softmax_int16(xs[0], in_s, beta)
+    if elt == "i8":
+        return T.activation_int8(xs[0], in_s, in_zp, name == "TANH")
+    return T.activation_int16(xs[0], in_s, name == "TANH")
+
+
+# Quantized operators whose reference is the transcription of TFLite
+# Micro's kernel, exactly (0 LSB); Arm NN, or where it rejects the model the
+# float computation, stays a cross-check within QUANT_LSB.
+EXACT_REFS = {"LOGISTIC": ref_tflm_nonlinear, "TANH": ref_tflm_nonlinear,
+              "SOFTMAX": ref_tflm_nonlinear}
+
+
+# The cross-check's tolerance where TFLite Micro's kernel itself is further
+# from float than 1 LSB: its own tests allow 16 LSB for int16 TANH
+# (tanh_test.cc, TestTanhInt16WideRange; its interpolated sigmoid table
+# also serves LOGISTIC) and 7 LSB for int16 SOFTMAX (softmax_test.cc).
+CROSS_LSB = {("LOGISTIC", "i16"): 16, ("TANH", "i16"): 16, ("SOFTMAX", "i16"): 7}
+
+
+def exact_reference(np, m, samples):
+    """Per sample, per output: TFLM's values, or None (not such an operator,
+    or float)."""
+    name = {v: k for k, v in CODES.items()}[m.code["builtin_code"]]
+    fn = EXACT_REFS.get(name)
+    if fn is None:
+        return None
+    r = Ref(np, m)
+    outs = [fn(np, r, m.op_json, s) for s in samples]
+    if any(o is None for o in outs):
+        return None
+    return [[o.reshape(-1).tolist()] for o in outs]
+
+
 NUMPY_REFS = {"CONV_2D": ref_conv, "FULLY_CONNECTED": ref_fully_connected,
               "TRANSPOSE_CONV": ref_transpose_conv, "PAD": ref_pad,
               "PADV2": ref_pad, "EXPAND_DIMS": ref_reshape,
@@ -972,7 +1055,12 @@ def make_inputs(np, m, count, seed, name):
             t = m.tensors[k]
             elt = {v: kk for kk, v in TFL_TYPES.items()}[t["type"]]
             lo, hi = m.ranges[k]
-            if elt == "f32":
+            if k in m.exhaustive:
+                values = np.arange(lo, hi + 1)
+                reps = -(-int(np.prod(t["shape"])) // values.size)
+                x = np.concatenate([rs.permutation(values) for _ in range(reps)])
+                x = x[:int(np.prod(t["shape"]))].reshape(t["shape"]).astype(NP_TYPES[elt])
+            elif elt == "f32":
                 x = rs.uniform(lo, hi, size=t["shape"]).astype("<f4")
             else:
                 x = rs.randint(lo, hi + 1, size=t["shape"]).astype(NP_TYPES[elt])
@@ -1134,6 +1222,10 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 want, source = ref, "numpy TFLite"
                 if row["op"] == "SOFTMAX":
                     source = "numpy float"
+        exact = exact_reference(np, m, samples)
+        if exact is not None:
+            cross, cross_source = want, source
+            want, source = exact, "numpy TFLM"
         row["reference"] = source or "none"
         text = tools.import_model(path, work)
         fname = function_name(path)
@@ -1153,16 +1245,32 @@ def one(args, tools, np, name, builder, armnn, tmp):
         if want is not None:
             cells = []
             for i, (shape, elt) in enumerate(results):
-                worst, text_, within = (0, "", True)
-                for j in range(len(samples)):
-                    g = outs["planned"][j * len(results) + i]
-                    if elt == "f32":
-                        g = [as_float(v) for v in g]
-                    w_, t_, in_ = difference(g, want[j][i], elt)
-                    if w_ >= worst:
-                        worst, text_ = w_, t_
-                    within = within and in_
-                cells.append(text_ + ("" if within else " OVER"))
+                def compare(reference, tolerance):
+                    worst, text_, within = (0, "", True)
+                    for j in range(len(samples)):
+                        g = outs["planned"][j * len(results) + i]
+                        if elt == "f32":
+                            g = [as_float(v) for v in g]
+                        w_, t_, in_ = difference(g, reference[j][i], elt)
+                        if w_ >= worst:
+                            worst, text_ = w_, t_
+                        within = within and (in_ if elt == "f32" else w_ <= tolerance)
+                    return text_ + ("" if within else " OVER"), within
+                if exact is None:
+                    text_, within = compare(want, QUANT_LSB)
+                else:
+                    # Exact against TFLM; the cross-check within 1 LSB.
+                    text_, within = compare(want, 0)
+                    if cross is None and row["op"] == "SOFTMAX":
+                        cross = numpy_reference(np, m, samples)
+                        cross_source = "numpy float"
+                    if cross is not None:
+                        in_elt = {v: kk for kk, v in TFL_TYPES.items()}[
+                            m.tensors[m.inputs[0]]["type"]]
+                        ct, cw = compare(cross, CROSS_LSB.get((row["op"], in_elt), QUANT_LSB))
+                        text_ += f" (cross-check {cross_source}: {ct})"
+                        within = within and cw
+                cells.append(text_)
                 ok = ok and within
             row["armnn"] = ", ".join(cells)
         else:

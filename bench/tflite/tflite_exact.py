@@ -278,6 +278,13 @@ def run_layer(m, k, ins, mode):
         sb = rdbpot(srdhm(bb, m2), -sh2)
         raw = rdbpot(srdhm(sa + sb, mo), -so) + ozp
         return np.clip(raw, lo, hi)
+    if op in ("LOGISTIC", "TANH"):
+        if mode != "float":  # TFLite Micro's gemmlowp kernels
+            import tflm_nonlinear as N
+            return N.activation_int8(x, iscale, izp, op == "TANH")
+        xf = (x.astype(np.float32) - izp) * np.float32(iscale)
+        y = np.tanh(xf) if op == "TANH" else 1 / (1 + np.exp(-xf))
+        return np.clip(tfl_round(y / np.float32(oscale)) + ozp, -128, 127).astype(I64)
     if op == "SOFTMAX":
         beta = m.optv(o, 0, "f", 1.0)
         if mode != "float":  # TFLite's gemmlowp fixed-point kernel

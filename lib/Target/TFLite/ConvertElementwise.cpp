@@ -6,8 +6,7 @@
 // DOUBLE_ROUND computes the same), combined, rescaled to the output. The
 // multipliers are derived as TFLite's Prepare derives them, including where
 // it computes in float before widening to double (LEAKY_RELU, RELU).
-// LOGISTIC, TANH and quantized SOFTMAX are computed in float between a
-// dequantize and a quantize (docs/TFLite.md: "Known differences").
+// LOGISTIC, TANH and SOFTMAX are in ConvertNonlinear.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,82 +447,4 @@ LogicalResult mlir::helia::tflite::convertDequantize(OpContext &ctx) {
   if (!qi.isQuantized() || qi.isPerChannel())
     return ctx.emitError() << "input needs one scale and zero point";
   return ctx.setOutput(0, buildDequantize(ctx, ctx.getLoc(), *input, qi));
-}
-
-/// Applies `build` in float: directly for float tensors, between a
-/// dequantize and a quantize for quantized ones.
-static LogicalResult
-convertThroughFloat(OpContext &ctx,
-                    function_ref<Value(Value, RankedTensorType)> build) {
-  FailureOr<Value> input = ctx.getInput(0);
-  if (failed(input))
-    return failure();
-  RankedTensorType outType = ctx.getOutputType();
-  Type element = outType.getElementType();
-  if (element.isF32())
-    return ctx.setOutput(0, build(*input, outType));
-  Type in = ctx.getInputType(0).getElementType();
-  if (!isQuantizedInt(element) || !isQuantizedInt(in))
-    return ctx.emitError() << "unsupported element types " << in << " and "
-                           << element;
-  if (failed(checkQuantized(ctx, 1)))
-    return failure();
-  Value real = buildDequantize(ctx, ctx.getLoc("dequantized"), *input,
-                               ctx.getInputQuant(0));
-  Value result = build(real, outType.clone(ctx.b.getF32Type()));
-  return ctx.setOutput(0, buildQuantize(ctx, ctx.getLoc(), result, outType,
-                                        ctx.getOutputQuant()));
-}
-
-LogicalResult mlir::helia::tflite::convertUnaryFloat(OpContext &ctx) {
-  if (failed(ctx.checkArity(1, 1, 1)))
-    return failure();
-  bool isLogistic = ctx.getCode() == 14;
-  return convertThroughFloat(ctx, [&](Value x, RankedTensorType type) -> Value {
-    Location loc = ctx.getLoc(type.getElementType() ==
-                                      ctx.getOutputType().getElementType()
-                                  ? ""
-                                  : "real");
-    if (isLogistic)
-      return tosa::SigmoidOp::create(ctx.b, loc, type, x);
-    return tosa::TanhOp::create(ctx.b, loc, type, x);
-  });
-}
-
-LogicalResult mlir::helia::tflite::convertSoftmax(OpContext &ctx) {
-  if (failed(ctx.checkArity(1, 1, 1)))
-    return failure();
-  FailureOr<const fb::SoftmaxOptions *> opts =
-      ctx.getOptions<fb::SoftmaxOptions>();
-  if (failed(opts))
-    return failure();
-  float beta = *opts ? (*opts)->beta() : 1.0f;
-  int64_t rank = ctx.getOutputType().getRank();
-  if (rank < 1)
-    return ctx.emitError() << "needs a tensor of rank 1 or more";
-  return convertThroughFloat(ctx, [&](Value x, RankedTensorType type) -> Value {
-    bool direct = ctx.getOutputType().getElementType().isF32();
-    OpBuilder &b = ctx.b;
-    auto axis = b.getI32IntegerAttr(rank - 1);
-    SmallVector<int64_t> reducedShape(type.getShape());
-    reducedShape.back() = 1;
-    auto reducedType = type.clone(reducedShape);
-    Value max = tosa::ReduceMaxOp::create(b, ctx.getLoc("max"), reducedType, x,
-                                          static_cast<uint32_t>(rank - 1));
-    Value diff = tosa::SubOp::create(b, ctx.getLoc("diff"), type, x, max);
-    if (beta != 1.0f) {
-      Value betaV = buildSplatFloat(ctx, ctx.getLoc("beta"), x, beta);
-      Value noShift = buildScalar(b, ctx.getLoc("shift"), b.getI8Type(), 0);
-      diff = tosa::MulOp::create(b, ctx.getLoc("scaled"), type, diff, betaV,
-                                 noShift);
-    }
-    Value exp = tosa::ExpOp::create(b, ctx.getLoc("exp"), type, diff);
-    Value sum =
-        tosa::ReduceSumOp::create(b, ctx.getLoc("sum"), reducedType, exp, axis);
-    Value inv = tosa::ReciprocalOp::create(b, ctx.getLoc("reciprocal"),
-                                           reducedType, sum);
-    Value noShift = buildScalar(b, ctx.getLoc("shift"), b.getI8Type(), 0);
-    return tosa::MulOp::create(b, direct ? ctx.getLoc() : ctx.getLoc("real"),
-                               type, exp, inv, noShift);
-  });
 }

@@ -179,7 +179,7 @@ LogicalResult convertLeakyRelu(OpContext &ctx);
 LogicalResult convertRelu(OpContext &ctx);
 LogicalResult convertQuantize(OpContext &ctx);
 LogicalResult convertDequantize(OpContext &ctx);
-LogicalResult convertUnaryFloat(OpContext &ctx);
+LogicalResult convertLogisticTanh(OpContext &ctx);
 LogicalResult convertSoftmax(OpContext &ctx);
 LogicalResult convertReshape(OpContext &ctx);
 LogicalResult convertPad(OpContext &ctx);

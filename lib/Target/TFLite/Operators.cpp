@@ -109,7 +109,7 @@ LogicalResult mlir::helia::tflite::convertOperator(OpContext &ctx) {
     return convertQuantize(ctx);
   case LOGISTIC:
   case TANH:
-    return convertUnaryFloat(ctx);
+    return convertLogisticTanh(ctx);
   case RELU:
   case RELU6:
   case RELU_N1_TO_1:

@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Measures the memory traffic of one inference of a model on QEMU's
+Cortex-M55 (mps3-an547): bytes read and written, and accesses, per memory,
+per arena and (with --slots) per slot of the plan.
+
+The model (.tflite, or a .mlir module) is compiled with helia-compile for
+platform mps3_an547, linked with the start-up code of examples/firmware and
+a generated main that initialises the model (hydration included), writes a
+deterministic input, and calls <prefix>_model_run between two marker
+functions, helia_traffic_begin and helia_traffic_end. The image runs under
+qemu-system-arm with the helia-traffic TCG plugin (tools/helia-traffic),
+which counts only between the markers: the inference, its stack and the
+runtime it calls, not the start-up, init or the input's writes. The ranges
+the plugin attributes to come from the image and the plan:
+
+  memories  the board's memories: the plan's MEMORY block (plan.ld) and the
+            board script's regions that continue one (the reserved tail of
+            DTCM that holds the application's data and stack)
+  arenas    the image's <prefix>_arena_* objects (the symbol table)
+  slots     each tensor's bytes in its arena (the JSON plan's bindings;
+            tensors that share storage share a slot); stream slots too
+  other     every other allocated section (.text, .data, .bss, .stack, ...)
+
+usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--weights K]
+           [--json | --markdown] [--runs N] [--rules FILE]
+           [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
+
+Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
+"Measuring traffic"; with --markdown one table of every model, as in
+docs/benchmarks.md). Exits 1 with a message when a step fails.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+FIRMWARE = os.path.join(ROOT, "examples", "firmware")
+BOARD = os.path.join(FIRMWARE, "mps3_an547.ld")
+TARGET = ["--target=thumbv8.1m.main-none-eabi", "-mcpu=cortex-m55",
+          "-mfloat-abi=hard", "-O2", "-ffreestanding", "-nostdlib"]
+QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
+        "-nographic", "-semihosting-config", "enable=on,target=native",
+        "-kernel"]
+COUNTS = ("read_bytes", "write_bytes", "reads", "writes")
+
+
+class Failure(Exception):
+    pass
+
+
+def run(cmd, what, **kwargs):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    except FileNotFoundError:
+        raise Failure(f"{cmd[0]} not found")
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{what}: timed out")
+    if p.returncode != 0:
+        raise Failure(f"{what} failed (exit {p.returncode}):\n{p.stderr.strip()}")
+    return p
+
+
+# --- The firmware ------------------------------------------------------------
+
+def header_api(header, prefix):
+    """Inputs and outputs of the model API in the generated header: for each,
+    whether the context holds a pointer (a tensor) and its element count."""
+    text = open(header).read()
+    up = prefix.upper()
+
+    def ports(kind):
+        count = int(re.search(rf"#define {up}_{kind.upper()}_COUNT (\d+)", text).group(1))
+        result = []
+        for i in range(count):
+            size = re.search(rf"#define {up}_{kind.upper()}_{i}_SIZE (\d+)u", text)
+            pointer = re.search(rf"\b{prefix}_{kind}_{i}_t \*{kind}_{i};", text)
+            result.append((int(size.group(1)) if size else 1, bool(pointer)))
+        return result
+    return ports("input"), ports("output")
+
+
+def driver_source(prefix, inputs, outputs, runs):
+    """A main that runs the model `runs` times between the markers and
+    prints the status and an FNV-1a checksum of the outputs' bytes."""
+    lines = [
+        f'#include "{prefix}.h"',
+        "void printString(const char *s);",
+        "void printU64(uint64_t u);",
+        "void printNewline(void);",
+        "/* The plugin counts from the first instruction of begin to the first",
+        "   of end (tools/helia-traffic, start= and stop=). */",
+        "__attribute__((noinline, used)) void helia_traffic_begin(void) { __asm volatile(\"\"); }",
+        "__attribute__((noinline, used)) void helia_traffic_end(void) { __asm volatile(\"\"); }",
+        "int main(void) {",
+        f"  {prefix}_model_context_t ctx;",
+        f"  int32_t status = {prefix}_model_init(&ctx);",
+        "  if (status != 0) {",
+        '    printString("helia-traffic: init failed with status ");',
+        "    printU64((uint64_t)status);",
+        "    printNewline();",
+        "    return 1;",
+        "  }",
+    ]
+    for i, (size, pointer) in enumerate(inputs):
+        # Element k is ((k * 7) % 17 - 8): small values of every type.
+        if pointer:
+            # An input the plan gives no slot is the caller's buffer.
+            lines.append(f"  static {prefix}_input_{i}_t buffer_{i}[{size}] "
+                         "__attribute__((section(\".app.sram\"), aligned(16)));")
+            lines.append(f"  if (!ctx.input_{i})")
+            lines.append(f"    ctx.input_{i} = buffer_{i};")
+            lines.append(f"  for (uint32_t k = 0; k < {size}u; ++k)")
+            lines.append(f"    ctx.input_{i}[k] = ({prefix}_input_{i}_t)((int)(k * 7 % 17) - 8);")
+        else:
+            lines.append(f"  ctx.input_{i} = ({prefix}_input_{i}_t)1;")
+    lines += [
+        "  helia_traffic_begin();",
+        f"  for (int r = 0; r < {runs} && status == 0; ++r)",
+        f"    status = {prefix}_model_run(&ctx);",
+        "  helia_traffic_end();",
+        "  uint32_t hash = 2166136261u;",
+    ]
+    for i, (size, pointer) in enumerate(outputs):
+        ref = f"ctx.output_{i}" if pointer else f"&ctx.output_{i}"
+        lines.append(f"  for (uint32_t k = 0; k < {size}u * sizeof(*{ref}); ++k)")
+        lines.append(f"    hash = (hash ^ ((const uint8_t *)({ref}))[k]) * 16777619u;")
+    lines += [
+        '  printString("helia-traffic: status ");',
+        "  printU64((uint64_t)status);",
+        '  printString(" checksum ");',
+        "  printU64(hash);",
+        "  printNewline();",
+        "  return status != 0;",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def build_image(args, work):
+    """helia-compile, the driver, the link. Returns (prefix, plan, elf)."""
+    compile_cmd = [os.path.join(args.build, "bin", "helia-compile"), args.model,
+                   "--platform=mps3_an547", f"--prefix={args.prefix}",
+                   "-o", work, "--quiet"]
+    if args.rules:
+        compile_cmd.append(f"--rules={args.rules}")
+    for limit in args.memory_limit:
+        compile_cmd.append(f"--memory-limit={limit}")
+    compile_cmd += args.compile_option
+    run(compile_cmd, "helia-compile")
+    prefix = args.prefix
+    # The board script includes the fragment as plan.ld.
+    with open(os.path.join(work, f"{prefix}.ld")) as src, \
+            open(os.path.join(work, "plan.ld"), "w") as dst:
+        dst.write(src.read())
+    inputs, outputs = header_api(os.path.join(work, f"{prefix}.h"), prefix)
+    main_c = os.path.join(work, "traffic_main.c")
+    with open(main_c, "w") as f:
+        f.write(driver_source(prefix, inputs, outputs, args.runs))
+    objects = [os.path.join(work, f"{prefix}.o")]
+    sources = [(os.path.join(FIRMWARE, s + ".c"), True) for s in ("startup", "runtime", "aeabi")]
+    # expf/tanhf for float networks whose math is not approximated.
+    sources += [(os.path.join(HERE, "tflite", "libm.c"), False), (main_c, False)]
+    for src, runtime in sources:
+        obj = os.path.join(work, os.path.basename(src)[:-2] + ".o")
+        run([args.clang] + TARGET + (["-fno-builtin"] if runtime else []) +
+            ["-Wno-main-return-type", "-I", work, "-c", src, "-o", obj],
+            f"clang ({os.path.basename(src)})")
+        objects.append(obj)
+    elf = os.path.join(work, "image.elf")
+    run([args.lld, "-L", work, "-T", BOARD] + objects + ["-o", elf], "ld.lld")
+    return prefix, json.load(open(os.path.join(work, f"{prefix}.plan.json"))), elf
+
+
+# --- The ranges --------------------------------------------------------------
+
+def memory_regions(script):
+    """name -> (origin, length) of a linker script's MEMORY block."""
+    text = open(script).read()
+    block = re.search(r"MEMORY\s*\{(.*?)\}", text, re.S)
+    regions = {}
+    if block:
+        for m in re.finditer(r"(\w+)\s*(?:\([^)]*\))?\s*:\s*ORIGIN\s*=\s*(\w+)\s*,"
+                             r"\s*LENGTH\s*=\s*(\w+)", block.group(1)):
+            length = m.group(3)
+            scale = {"K": 1024, "M": 1024 * 1024}.get(length[-1:].upper(), 1)
+            regions[m.group(1)] = (int(m.group(2), 0),
+                                   int(length[:-1] if scale > 1 else length, 0) * scale)
+    return regions
+
+
+def elf_tables(elf):
+    out = run([os.path.join(LLVM, "bin", "llvm-readelf"), "--elf-output-style=JSON",
+               "-S", "-s", elf], "llvm-readelf").stdout
+    data = json.loads(out)[0]
+    sections = [s["Section"] for s in data["Sections"]]
+    symbols = [s["Symbol"] for s in data["Symbols"]]
+    return sections, symbols
+
+
+def tensor_name(t):
+    """A tensor's name in the plan, or its id when it has none."""
+    return t["name"] or f"tensor {t['tensor_id']}"
+
+
+def ranges_of(prefix, plan, elf, slots):
+    """The plugin's ranges: [(level, begin, end, name)] and, per slot name,
+    its tensors (for the report)."""
+    plan_regions = memory_regions(os.path.join(os.path.dirname(elf), "plan.ld"))
+    board_regions = memory_regions(BOARD)
+    memories = []
+    for mem in plan["memories"]:
+        region = plan_regions.get(mem["name"].upper())
+        if region is None:
+            raise Failure(f"plan.ld has no region for memory '{mem['name']}'")
+        begin, end = region[0], region[0] + region[1]
+        # The memory's reserved tail is the region of the board script that
+        # starts where the plan's region ends (docs/Firmware.md).
+        for origin, length in board_regions.values():
+            if origin == end:
+                end = origin + length
+        memories.append((mem["name"], begin, end))
+    result = [("memory", b, e, n) for n, b, e in memories]
+
+    sections, symbols = elf_tables(elf)
+    by_symbol = {}
+    for a in plan["arenas"]:
+        by_symbol[f"{prefix}_arena_{a['memory']}_{a['name']}"] = a["name"]
+        if a["staged"]:
+            by_symbol[f"{prefix}_arena_{a['source_memory']}_{a['name']}_source"] = \
+                a["name"] + "_source"
+    arena_at = {}
+    for s in symbols:
+        name = s["Name"]["Name"]
+        if name in by_symbol and s["Size"] > 0:
+            arena_at[by_symbol[name]] = s["Value"]
+            result.append(("arena", s["Value"], s["Value"] + s["Size"], by_symbol[name]))
+    missing = [a["name"] for a in plan["arenas"] if a["name"] not in arena_at and a["size"]]
+    if missing:
+        raise Failure(f"the image has no symbol for arena(s) {', '.join(missing)}: "
+                      "only the image's own arenas are measured (the default "
+                      "arena-mode=global, not arg or alloc)")
+
+    tensors_of = {}
+    if slots:
+        arena_name = {a["region_id"]: a["name"] for a in plan["arenas"]}
+        size_of = {}
+        for t in plan["tensors"]:
+            b = t.get("binding")
+            if b is not None:
+                key = (arena_name[b["region_id"]], b["offset"], t["size"])
+                size_of[key] = t["size"]
+                names = tensors_of.setdefault(key, [])
+                if tensor_name(t) not in names:
+                    names.append(tensor_name(t))
+        by_id = {(t["function"], t["tensor_id"]): t for t in plan["tensors"]}
+        for s in plan.get("streams", []):
+            t = by_id[(s["function"], s["tensor_id"])]
+            key = (arena_name[s["region_id"]], s["slot_offset"], t["size"])
+            tensors_of.setdefault(key, []).append(tensor_name(t) + " (stream)")
+        for (arena, offset, size), names in sorted(tensors_of.items(),
+                                                   key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+            if arena in arena_at and size > 0:
+                begin = arena_at[arena] + offset
+                result.append(("slot", begin, begin + size, names[0]))
+
+    arena_sections = {s["Name"]["Name"] for s in sections
+                      if s["Name"]["Name"].startswith(".helia.")}
+    for s in sections:
+        flags = {f["Name"] for f in s["Flags"]["Flags"]}
+        name = s["Name"]["Name"]
+        if "SHF_ALLOC" in flags and s["Size"] > 0 and name not in arena_sections:
+            result.append(("area", s["Address"], s["Address"] + s["Size"], name))
+    begin = next((s["Value"] for s in symbols if s["Name"]["Name"] == "helia_traffic_begin"), None)
+    end = next((s["Value"] for s in symbols if s["Name"]["Name"] == "helia_traffic_end"), None)
+    if begin is None or end is None:
+        raise Failure("the image has no helia_traffic_begin/end markers")
+    return result, tensors_of, begin & ~1, end & ~1
+
+
+# --- Measuring and reporting -------------------------------------------------
+
+def arena_role(arena):
+    """scratch, persistent, constant, stream (the stream pool) or source (the
+    read-only blob a staged arena is hydrated from)."""
+    if arena is None:
+        return "source"
+    return "stream" if arena["stream"] else arena["role"]
+
+
+def measure(args, work):
+    prefix, plan, elf = build_image(args, work)
+    ranges, tensors_of, begin, end = ranges_of(prefix, plan, elf, args.slots or args.weights)
+    ranges_file = os.path.join(work, "traffic.ranges")
+    with open(ranges_file, "w") as f:
+        f.write("# <level> <begin> <end> <name> (tools/helia-traffic)\n")
+        for level, b, e, name in ranges:
+            f.write(f"{level} 0x{b:08x} 0x{e:08x} {name}\n")
+    out_json = os.path.join(work, "traffic.json")
+    plugin = args.plugin or os.path.join(args.build, "lib", "helia-traffic.so")
+    if not os.path.exists(plugin):
+        raise Failure(f"{plugin} not found (make build builds it)")
+    p = run(QEMU + [elf, "-plugin", f"{plugin},ranges={ranges_file},out={out_json},"
+                    f"start=0x{begin:x},stop=0x{end:x}"], "qemu-system-arm",
+            timeout=args.timeout)
+    # QEMU writes the semihosting output to its stderr.
+    m = re.search(r"helia-traffic: status (\d+) checksum (\d+)", p.stderr)
+    if not m or m.group(1) != "0":
+        raise Failure(f"the run did not succeed:\n{p.stderr.strip()}")
+    measured = json.load(open(out_json))
+    if measured["counted"]["windows"] != 1:
+        raise Failure(f"the markers were reached {measured['counted']['windows']} times, not once")
+
+    arenas_by_name = {a["name"]: a for a in plan["arenas"]}
+    arenas = []
+    for a in measured["arenas"]:
+        plan_arena = arenas_by_name.get(a["name"])
+        entry = {"name": a["name"], "memory": a["memory"],
+                 "role": arena_role(plan_arena),
+                 "address": a["begin"], "size": a["end"] - a["begin"]}
+        entry.update({k: a[k] for k in COUNTS})
+        entry["slots"] = []
+        if args.slots or args.weights:
+            spans = [(s["offset"], s["offset"] + s["size"]) for s in a["slots"]]
+            for s, (lo, hi) in zip(a["slots"], spans):
+                key = (a["name"], s["offset"], s["size"])
+                shared = sum(1 for l2, h2 in spans if l2 < hi and lo < h2) > 1
+                slot = {"name": s["name"], "offset": s["offset"], "size": s["size"],
+                        "tensors": tensors_of.get(key, [s["name"]]),
+                        "shares_bytes": shared}
+                slot.update({k: s[k] for k in COUNTS})
+                entry["slots"].append(slot)
+        arenas.append(entry)
+    memories = []
+    for mem in measured["memories"]:
+        entry = {"name": mem["name"], "address": mem["begin"], "size": mem["end"] - mem["begin"]}
+        entry.update({k: mem[k] for k in COUNTS})
+        entry["outside_arenas"] = mem["outside_arenas"]
+        memories.append(entry)
+    other = [dict({"name": o["name"], "memory": o["memory"], "address": o["begin"],
+                   "size": o["end"] - o["begin"]}, **{k: o[k] for k in COUNTS})
+             for o in measured["other"]]
+    result = {
+        "model": os.path.basename(args.model),
+        "platform": "mps3_an547",
+        "counted": f"{args.runs} call(s) of {prefix}_model_run",
+        "runs": args.runs,
+        "checksum": int(m.group(2)),
+        "total": measured["total"],
+        "unmapped": measured["unmapped"],
+        "memories": memories,
+        "arenas": arenas,
+        "other": other,
+    }
+    if args.weights:
+        result["weights"] = weight_ranking(arenas, args.weights)
+    if not args.slots:
+        for a in arenas:
+            a["slots"] = []
+    return result
+
+
+def weight_ranking(arenas, count):
+    """The `count` weights with the most bytes read per inference, most
+    first (ties by name): heliaAOT's hand method pins the first ones that
+    fit the fast memory. Weights read in place or from their pinned copy;
+    a streamed weight's traffic is its stream slot's."""
+    weights = [dict(s, arena=a["name"], memory=a["memory"])
+               for a in arenas if a["role"] == "constant" for s in a["slots"]]
+    weights.sort(key=lambda w: (-w["read_bytes"], w["name"], w["offset"]))
+    ranking, total = [], 0
+    for w in weights[:count]:
+        total += w["size"]
+        ranking.append({"name": w["name"], "tensors": w["tensors"], "arena": w["arena"],
+                        "memory": w["memory"], "size": w["size"],
+                        "read_bytes": w["read_bytes"], "reads": w["reads"],
+                        "cumulative_size": total})
+    return ranking
+
+
+def table(title, header, rows):
+    print(title)
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    for r in [header] + rows:
+        print("  " + "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))))
+    print()
+
+
+def counts(d):
+    return [d[k] for k in COUNTS]
+
+
+def print_report(result, slots):
+    print(f"helia traffic: {result['model']} on {result['platform']}, "
+          f"{result['counted']}, output checksum {result['checksum']:#010x}\n")
+    head = ["read bytes", "write bytes", "reads", "writes"]
+    table("Memories", ["memory"] + head + ["outside arenas (r/w bytes)"],
+          [[m["name"]] + counts(m) +
+           [f"{m['outside_arenas']['read_bytes']}/{m['outside_arenas']['write_bytes']}"]
+           for m in result["memories"]])
+    table("Arenas", ["arena", "memory", "role", "bytes"] + head,
+          [[a["name"], a["memory"], a["role"], a["size"]] + counts(a)
+           for a in result["arenas"]])
+    if slots:
+        for a in result["arenas"]:
+            if a["slots"]:
+                table(f"Slots of {a['name']} (* shares bytes with another slot)",
+                      ["slot", "offset", "bytes"] + head,
+                      [[(s["name"] if len(s["name"]) <= 48 else "..." + s["name"][-45:]) +
+                        (" *" if s["shares_bytes"] else ""), s["offset"], s["size"]] + counts(s)
+                       for s in a["slots"]])
+    if "weights" in result:
+        table("Weights by bytes read per inference (pin the first ones that fit)",
+              ["#", "weight", "memory", "bytes", "read bytes", "read / byte", "bytes so far"],
+              [[i + 1, w["name"] if len(w["name"]) <= 48 else "..." + w["name"][-45:],
+                w["memory"], w["size"], w["read_bytes"],
+                f"{w['read_bytes'] / w['size']:.1f}", w["cumulative_size"]]
+               for i, w in enumerate(result["weights"])])
+    table("Outside the arenas (sections of the image)", ["section", "memory", "bytes"] + head,
+          [[o["name"], o["memory"], o["size"]] + counts(o) for o in result["other"]])
+    u = result["unmapped"]
+    print(f"Total: {result['total']['read_bytes']} bytes read, "
+          f"{result['total']['write_bytes']} written, {result['total']['reads']} reads, "
+          f"{result['total']['writes']} writes; outside every memory: "
+          f"{u['read_bytes']} read, {u['write_bytes']} written")
+
+
+def print_markdown(results):
+    print("| model | where | read bytes | write bytes | reads | writes |")
+    print("|---|---|---:|---:|---:|---:|")
+    for r in results:
+        rows = [(f"memory {m['name']}", m) for m in r["memories"] if m["reads"] or m["writes"]]
+        rows += [(f"arena {a['name']} ({a['role']})", a) for a in r["arenas"]]
+        rows += [(f"{o['name']} ({o['memory']})", o) for o in r["other"] if o["reads"] or o["writes"]]
+        for i, (where, c) in enumerate(rows):
+            print(f"| {r['model'] if i == 0 else ''} | {where} | " +
+                  " | ".join(str(v) for v in counts(c)) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="+", metavar="model", help=".tflite or .mlir model")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--plugin", help="the plugin (default BUILD/lib/helia-traffic.so)")
+    ap.add_argument("--prefix", default="model")
+    ap.add_argument("--slots", action="store_true", help="also per slot of each arena")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    ap.add_argument("--markdown", action="store_true",
+                    help="one markdown table of every model's memories, arenas and stack")
+    ap.add_argument("--weights", type=int, default=0, metavar="K",
+                    help="also rank the K weights with the most bytes read")
+    ap.add_argument("--runs", type=int, default=1, help="inferences to count (default 1)")
+    ap.add_argument("--rules", help="a rules file for helia-compile")
+    ap.add_argument("--memory-limit", action="append", default=[],
+                    help="<memory>=<bytes> for helia-compile (repeatable)")
+    ap.add_argument("--compile-option", action="append", default=[],
+                    help="another helia-compile option, e.g. --compile-option=--stream-pool=dtcm")
+    ap.add_argument("--keep", help="keep the image and the plugin's files in this directory")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--clang", default="clang-22")
+    ap.add_argument("--lld", default="ld.lld-22")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    if args.keep and len(args.models) > 1:
+        ap.error("--keep takes one model")
+    results = []
+    try:
+        for model in args.models:
+            args.model = model
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                results.append(measure(args, os.path.abspath(args.keep)))
+            else:
+                with tempfile.TemporaryDirectory() as work:
+                    results.append(measure(args, work))
+    except Failure as e:
+        print(f"traffic.py: error: {args.model}: {e}", file=sys.stderr)
+        sys.exit(1)
+    if args.markdown:
+        print_markdown(results)
+    elif args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+    else:
+        for i, result in enumerate(results):
+            if i:
+                print()
+            print_report(result, args.slots)
+
+
+if __name__ == "__main__":
+    main()
