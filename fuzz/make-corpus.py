@@ -17,7 +17,10 @@ import hashlib
 import os
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -52,6 +55,46 @@ def split_files(text: str):
     parts = re.split(r"^//--- (\S+)\s*$", text, flags=re.M)
     for i in range(1, len(parts) - 1, 2):
         yield parts[i], parts[i + 1]
+
+
+def npy(descr: str, shape: tuple, data: bytes, version: int = 1) -> bytes:
+    """An .npy file as numpy.lib.format writes it (without numpy)."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %r, }" % (
+        descr, shape)
+    size = 4 if version > 1 else 2
+    pad = (64 - (6 + 2 + size + len(header) + 1) % 64) % 64
+    header = (header + " " * pad + "\n").encode()
+    return (b"\x93NUMPY" + bytes([version, 0]) +
+            len(header).to_bytes(size, "little") + header + data)
+
+
+def npz_seeds(out: pathlib.Path) -> int:
+    """The NumPy reader's seeds: .npz archives as np.savez (stored) and
+    np.savez_compressed (deflated) write them, with zip64 local headers as
+    numpy forces them, and bare .npy files of each dtype and version."""
+    import io
+    import zipfile
+    arrays = [
+        ("input_0", npy("|i1", (2, 1, 3), bytes(range(6)))),
+        ("output_0", npy("<f4", (2, 2), bytes(16))),
+        ("output_1", npy(">i2", (3,), b"\x00\x01\x00\x02\x00\x03")),
+        ("input_1", npy("|u1", (), b"\x07", version=2)),
+        ("input_2", npy("|b1", (0, 4), b"", version=3)),
+    ]
+    count = 0
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        for members in (arrays[:2], arrays):
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w", compression=method) as z:
+                for name, data in members:
+                    with z.open(name + ".npy", "w", force_zip64=True) as f:
+                        f.write(data)
+            write(out, buf.getvalue())
+            count += 1
+    for _, data in arrays:
+        write(out, data)
+        count += 1
+    return count
 
 
 def main() -> int:
@@ -99,8 +142,21 @@ def main() -> int:
             if path.stat().st_size <= 32768:
                 write(out / "tflite", path.read_bytes())
                 models += 1
+    # The importer's tests' models (flatc JSON; an LSTM among them, which
+    # no bench model has in 16x8 or float), converted with flatc.
+    schema = ROOT / "lib" / "Target" / "TFLite" / "TFLiteSchema.fbs"
+    inputs = sorted((ROOT / "test" / "Target" / "TFLite" / "Inputs").glob("*.json")) + \
+        sorted((ROOT / "test" / "Tools" / "helia-compile" / "Inputs").glob("*.json"))
+    if shutil.which("flatc"):
+        with tempfile.TemporaryDirectory() as tmp:
+            for path in inputs:
+                if subprocess.run(["flatc", "-b", "-o", tmp, str(schema), str(path)],
+                                  capture_output=True).returncode == 0:
+                    write(out / "tflite", (pathlib.Path(tmp) / (path.stem + ".bin")).read_bytes())
+                    models += 1
+    arrays = npz_seeds(out / "npz")
     print(f"corpus: {len(modules)} modules, {len(rules)} rule files, "
-          f"{models} .tflite files in {out}")
+          f"{models} .tflite files, {arrays} .npz/.npy files in {out}")
     return 0
 
 

@@ -16,9 +16,23 @@ predicted scratch peak without the tensors computed from constants alone
 and the folded plan's scratch arenas). Each in arena modes global, arg and
 alloc, against plain One-Shot Bufferize.
 
+With --qemu, each model is also planned for QEMU's mps3-an547 in every
+arena mode, lowered to LLVM with its arenas in their sections, and run on
+the host (mlir-runner) and as a Cortex-M55 image on QEMU; both must print
+what the unplanned module prints with the same math approximations
+(helia-approximate-math), bit for bit. --variants "" runs only that.
+
+The recurrent models of bench/frontend/recurrent.py (a GRU and a stacked
+two-layer LSTM) are generated at run time; the others are read from the
+shared frontend directory.
+
 usage: run.py --build build [--models a,b] [--variants default,pin,stream,spill,fold]
               [--modes global,arg,alloc] [--pipeline-options "in-place=true"]
-              [--check]
+              [--qemu] [--check]
+       run.py --build build --double-buffering [--models a,b]
+--double-buffering prints each model's scratch arenas with the tensors its
+loops carry in one slot where bufferization allows it and with each in two
+slots (carry-in-place=false: a second slot and a copy back per iteration).
 --check exits 1 when any planned run differs from plain or fails.
 """
 import argparse
@@ -29,6 +43,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recurrent  # noqa: E402  (bench/frontend/recurrent.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FRONTEND = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "frontend"))
@@ -43,11 +60,35 @@ TO_LLVM = ["--convert-linalg-to-loops", "--lower-affine", "--convert-scf-to-cf",
 RUNNER_LIBS = [os.path.join(LLVM, "lib", "libmlir_runner_utils.so"),
                os.path.join(LLVM, "lib", "libmlir_c_runner_utils.so"),
                "/lib/x86_64-linux-gnu/libm.so.6"]
+# The firmware run (--qemu): the model planned for QEMU's mps3-an547 and
+# lowered to LLVM with its arenas in their sections (to-llvm through
+# plan-ld, helia-approximate-math included), run on the host with
+# mlir-runner and as a Cortex-M55 image on QEMU.
+FIRMWARE = ("builtin.module(helia-memory-pipeline{platform=mps3_an547 "
+            "arena-mode=%s plan-ld=%s plan-json=%s})")
+# The unplanned reference for the firmware run: the same math (the
+# approximations helia-approximate-math makes), plain bufferization.
+PLAIN_APPROX = ("builtin.module(one-shot-bufferize{bufferize-function-boundaries "
+                "function-boundary-type-conversion=identity-layout-map "
+                "allow-return-allocs-from-loops}, helia-lower-copies, "
+                "func.func(helia-approximate-math))")
+TO_LLVM_VECTOR = ["--convert-vector-to-scf"] + TO_LLVM[:-3] + \
+    ["--convert-vector-to-llvm"] + TO_LLVM[-3:]
+QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
+        "-nographic", "-semihosting-config", "enable=on,target=native",
+        "-kernel"]
+# The firmware runtime's heap (examples/firmware/runtime.c), which holds
+# the arenas in arena-mode=arg|alloc and the result copies: at most what
+# the 64 KiB of DTCM the board keeps for the application hold beside the
+# 32 KiB stack.
+FW_HEAP_MAX = 30 * 1024
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 DEFAULT_MODELS = ["transformer_block.tosa", "transformer_block.linalg",
                   "vit_tiny_32.tosa", "vit_tiny_32.linalg",
                   "shufflenet_v2_x0_5_64.tosa", "shufflenet_v2_x0_5_64.linalg",
                   "squeezenet1_1_64.tosa", "squeezenet1_1_64.linalg",
-                  "mobilenet_v3_small_96.tosa", "lstm_16x8.linalg"]
+                  "mobilenet_v3_small_96.tosa", "lstm_16x8.linalg"] + \
+    list(recurrent.MODELS)
 RULES = {
     # Every constant copied at start-up into PSRAM (the one writable memory
     # that holds every model's weights): staged arenas, hydration.
@@ -77,7 +118,12 @@ def signature(text):
     return in_shape, results
 
 
-def harness(text):
+def harness(text, printer="memref"):
+    """The model with an @main that runs it on the deterministic input and
+    prints every result as its bit patterns: with printMemrefI32
+    (`printer="memref"`, the MLIR runner library) or as one `vector.print`
+    of i32 per result (`printer="vector"`, which the firmware runtime of
+    examples/firmware prints too)."""
     in_shape, results = signature(text)
     dims = [int(d) for d in in_shape.split("x")[:-1]]
     elt = in_shape.split("x")[-1]
@@ -107,6 +153,19 @@ def harness(text):
         lines.append(f"      %c = arith.bitcast %v : {r.rsplit('x', 1)[1]} to i32")
         lines.append(f"      linalg.yield %c : i32")
         lines.append(f"    }} -> tensor<{rshape}xi32>")
+        if printer == "vector":
+            n = 1
+            for d in rshape.split("x"):
+                n *= int(d)
+            if rank == 1:
+                lines.append(f"    %f{i} = tensor.cast %b{i} : tensor<{n}xi32> to tensor<{n}xi32>")
+            else:
+                lines.append(f"    %f{i} = tensor.collapse_shape %b{i} [[{', '.join(str(k) for k in range(rank))}]] : tensor<{rshape}xi32> into tensor<{n}xi32>")
+            lines.append(f"    %z{i} = arith.constant 0 : index")
+            lines.append(f"    %p{i} = arith.constant 0 : i32")
+            lines.append(f"    %v{i} = vector.transfer_read %f{i}[%z{i}], %p{i} : tensor<{n}xi32>, vector<{n}xi32>")
+            lines.append(f"    vector.print %v{i} : vector<{n}xi32>")
+            continue
         lines.append(f"    %u{i} = tensor.cast %b{i} : tensor<{rshape}xi32> to tensor<*xi32>")
         lines.append(f"    call @printMemrefI32(%u{i}) : (tensor<*xi32>) -> ()")
     lines += ["    return", "  }",
@@ -125,12 +184,87 @@ def run(cmd, stdin=None, timeout=600):
     return p.stdout
 
 
+def execute_llvm(opt, lowered):
+    """Runs a module lowered with vector.print in it (the firmware harness)."""
+    llvm = run([opt, "-"] + TO_LLVM_VECTOR, stdin=lowered)
+    return run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
+                "-entry-point-result=void",
+                "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm)
+
+
 def execute(opt, lowered):
     llvm = run([opt, "-"] + TO_LLVM, stdin=lowered)
     out = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
                "-entry-point-result=void",
                "-shared-libs=" + ",".join(RUNNER_LIBS)], stdin=llvm)
     return b"\n".join(l for l in out.splitlines() if b"base@" not in l)
+
+
+def firmware(opt, src, mode, work):
+    """The firmware run of the harness `src` (printing with vector.print) in
+    arena mode `mode`: returns (host output, QEMU output), both of the same
+    LLVM module."""
+    os.makedirs(work, exist_ok=True)
+    llvm = os.path.join(work, "model.llvm.mlir")
+    plan = os.path.join(work, "plan.json")
+    run([opt, src, "--pass-pipeline=" + FIRMWARE % (mode, os.path.join(work, "plan.ld"), plan),
+         "-o", llvm])
+    host = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
+                "-entry-point-result=void",
+                "-shared-libs=" + ",".join(RUNNER_LIBS[:2]), llvm])
+    # The heap holds the writable arenas (arg, alloc) and the result copies.
+    writable = sum(a["size"] for a in json.load(open(plan))["arenas"]
+                   if a["role"] != "constant")
+    heap = min(FW_HEAP_MAX, max(4096, (writable + 2048 + 1023) // 1024 * 1024))
+    env = dict(os.environ, HELIA_RUNTIME_CFLAGS=f"-DHELIA_HEAP_BYTES={heap}")
+    elf = os.path.join(work, "image.elf")
+    p = subprocess.run([os.path.join(ROOT, "scripts", "firmware-image.sh"), llvm,
+                        work, os.path.join(ROOT, "examples", "firmware", "mps3_an547.ld"),
+                        elf], capture_output=True, env=env, timeout=600)
+    if p.returncode != 0:
+        err = p.stderr.decode(errors="replace").strip().splitlines()
+        raise RuntimeError("firmware-image.sh: " + (err[-1] if err else "failed"))
+    q = subprocess.run(QEMU + [elf], capture_output=True, timeout=120)
+    # QEMU writes the semihosting output to its stderr.
+    out = q.stderr
+    if q.returncode != 0:
+        raise RuntimeError(f"QEMU: exit {q.returncode}: {out.decode(errors='replace')[:200]}")
+    return host, out
+
+
+def double_buffering(opt, models, frontend, tmp):
+    """The arenas of each model with loop-carried tensors in one slot where
+    bufferization allows it (the default), and with every tensor a loop
+    computes anew in a second slot copied back each iteration
+    (carry-in-place=false): what one slot saves. Returns the failures."""
+    print("| model | carried tensors | one slot / two slots | scratch B | "
+          "scratch B (carry-in-place=false) | saved B |")
+    print("|---|---:|---:|---:|---:|---:|")
+    failures = 0
+    for model in models:
+        text = recurrent.generate(model) if model in recurrent.MODELS else \
+            open(os.path.join(frontend, model + ".mlir")).read()
+        src = os.path.join(tmp, model + ".mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        cells = []
+        try:
+            for carry in ("true", "false"):
+                path = os.path.join(tmp, f"{model}.carry-{carry}.json")
+                run([opt, src, "--pass-pipeline=builtin.module(%s, helia-memory-pipeline{lower=false carry-in-place=%s plan-json=%s})" % (TOSA, carry, path), "-o", os.devnull])
+                plan = json.load(open(path))
+                scratch = sum(a["size"] for a in plan["arenas"] if a["role"] == "scratch")
+                two = sum(1 for c in plan["carried"] if c["choice"] == "slot-and-copy")
+                cells.append((len(plan["carried"]), two, scratch))
+        except Exception as e:
+            print(f"| {model} | | | | | planning failed: {str(e).splitlines()[0][:160]} |")
+            failures += 1
+            continue
+        (n, two, best), (_, _, forced) = cells
+        print(f"| {model} | {n} | {n - two} / {two} | {best} | {forced} | {forced - best} |", flush=True)
+        if forced < best:
+            failures += 1
+    return failures
 
 
 def main():
@@ -141,19 +275,37 @@ def main():
     ap.add_argument("--modes", default="global,arg,alloc")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--frontend", default=FRONTEND)
+    ap.add_argument("--qemu", action="store_true",
+                    help="also plan each model for mps3-an547, run it on the "
+                         "host and as Cortex-M55 firmware on QEMU in every "
+                         "arena mode, and compare both with the unplanned "
+                         "module (same math approximations) bit for bit")
     ap.add_argument("--pipeline-options", default="",
                     help="more helia-memory-pipeline options for every run, "
                          "e.g. in-place=true")
+    ap.add_argument("--double-buffering", action="store_true",
+                    help="print the scratch arenas with loop-carried tensors "
+                         "in one slot where possible and with every one in "
+                         "two slots (carry-in-place=false), and nothing else "
+                         "(default models: the recurrent ones)")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
+    if args.double_buffering:
+        models = args.models.split(",") if args.models != ",".join(DEFAULT_MODELS) \
+            else ["lstm_16x8.linalg"] + list(recurrent.MODELS)
+        with tempfile.TemporaryDirectory() as tmp:
+            failures = double_buffering(opt, models, args.frontend, tmp)
+        return 1 if (args.check and failures) else 0
     failures = 0
     passed = 0
     print("| model | ops | tensors | scratch B | constant B | scratch B (spill) | fold: predicted peak / scratch B | plan s | lower s | variants x modes | outputs |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models.split(","):
-            path = os.path.join(args.frontend, model + ".mlir")
-            text = open(path).read()
+            if model in recurrent.MODELS:
+                text = recurrent.generate(model)
+            else:
+                text = open(os.path.join(args.frontend, model + ".mlir")).read()
             src = os.path.join(tmp, model + ".mlir")
             with open(src, "w") as f:
                 f.write(harness(text))
@@ -189,7 +341,8 @@ def main():
             fold = ""
             outcome = []
             lower_s = 0.0
-            for variant in args.variants.split(","):
+            variants = [v for v in args.variants.split(",") if v]
+            for variant in variants:
                 opts = extra
                 if variant == "spill":
                     limit = max(16, (scratch // 2) // 16 * 16)
@@ -242,7 +395,25 @@ def main():
                         spill_scratch = "+".join(f'{a["memory"]}:{a["size"]}' for a in sp["arenas"] if a["role"] == "scratch")
                     except Exception:
                         spill_scratch = "?"
-            n = len(args.variants.split(",")) * len(args.modes.split(","))
+            if args.qemu:
+                vsrc = os.path.join(tmp, model + ".vector.mlir")
+                with open(vsrc, "w") as f:
+                    f.write(harness(text, "vector"))
+                try:
+                    reference = execute_llvm(opt, run([opt, vsrc, "--pass-pipeline=" + PLAIN_APPROX]))
+                    if not re.search(rb"\( -?\d+", reference):
+                        raise RuntimeError("the unplanned firmware harness printed no result")
+                    for mode in args.modes.split(","):
+                        host, qemu = firmware(opt, vsrc, mode, os.path.join(tmp, model + ".fw." + mode))
+                        if host == reference and qemu == reference:
+                            passed += 1
+                        else:
+                            failures += 1
+                            outcome.append(f"qemu/{mode}: {'host' if host != reference else 'QEMU'} DIFFERENT")
+                except Exception as e:
+                    failures += 1
+                    outcome.append(f"qemu: {str(e).splitlines()[0][:160]}")
+            n = (len(variants) + args.qemu) * len(args.modes.split(","))
             status = "bit-identical" if not outcome else "; ".join(outcome)
             print(f"| {model} | {ops} | {tensors} | {scratch} | {const} | {spill_scratch} | {fold} | {plan_s:.2f} | {max(lower_s, 0):.2f} | {n} | {status} |", flush=True)
     print(f"{passed} passed, {failures} failed")

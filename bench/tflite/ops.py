@@ -22,9 +22,12 @@ outputs, max |a - b| / max |b| for float ones) and whether planned == plain
 bit for bit. Tolerance: 1 LSB for quantized outputs (Arm NN computes
 quantized operators in float), 1e-5 relative for float.
 
+With --qemu the planned harness also runs as a Cortex-M55 image on QEMU's
+mps3-an547 and must print what the host printed.
+
 usage: ops.py [--build build] [--models conv2d_i8_same,...] [--count 3]
               [--seed 0] [-j 2] [--cache DIR] [--keep DIR] [--no-armnn]
-              [--list] [--check]
+              [--qemu] [--list] [--check]
 
 The run ends with `N passed, N failed`; --check exits 1 when anything
 failed.
@@ -44,8 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The harness, the lowering and the tool runner are run.py's.
 sys.path.insert(0, HERE)
 from run import (LLVM, PLAIN, RUNNER_LIBS, SYSTEM_PYTHON, TO_LLVM, TOSA,  # noqa: E402
-                 Failure, as_float, function_name, harness, have_armnn,
+                 Failure, as_float, batches, function_name, harness, have_armnn,
                  parse_output, run, signature)
+import run as run_py  # noqa: E402
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(ROOT, "lib", "Target", "TFLite", "TFLiteSchema.fbs")
 # The TFLite recipe (accumulators one element at a time, convolution
@@ -70,7 +74,7 @@ CODES = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3,
          "TANH": 28, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40, "SUB": 41,
          "SQUEEZE": 43, "STRIDED_SLICE": 45, "PADV2": 60,
          "TRANSPOSE_CONV": 67, "EXPAND_DIMS": 70, "LEAKY_RELU": 98,
-         "QUANTIZE": 114}
+         "QUANTIZE": 114, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44}
 
 
 def quant(scale, zp=0):
@@ -97,9 +101,11 @@ class Model:
         # 65536).
         self.exhaustive = set()
 
-    def tensor(self, shape, t, q=None, data=None):
+    def tensor(self, shape, t, q=None, data=None, variable=False):
         entry = {"shape": [int(d) for d in shape], "type": TFL_TYPES[t],
                  "name": f"t{len(self.tensors)}", "buffer": 0}
+        if variable:
+            entry["is_variable"] = True
         if q:
             entry["quantization"] = q
         if data is not None:
@@ -127,9 +133,11 @@ class Model:
         values = [int(v) for v in values]
         return self.tensor(shape or [len(values)], "i32", data=values)
 
-    def op(self, name, ins, outs, options=None, version=1):
+    def op(self, name, ins, outs, options=None, version=1, intermediates=None):
         code = CODES[name]
         entry = {"opcode_index": 0, "inputs": ins, "outputs": outs}
+        if intermediates:
+            entry["intermediates"] = intermediates
         if options:
             entry["builtin_options_type"], entry["builtin_options"] = options
         self.code = {"deprecated_builtin_code": min(code, 127),
@@ -542,6 +550,78 @@ def dequantize(in_t, shape=(2, 3, 8)):
     return build
 
 
+def lstm(t="i8", batch=1, steps=5, n_in=6, units=4, time_major=False,
+         clip=0.0, cell_power=-11, hidden_zp=5, state_input=False):
+    """UNIDIRECTIONAL_SEQUENCE_LSTM as TFLite's converter writes it: 24
+    inputs (peephole, projection and layer norm absent), the hidden and
+    cell states variable tensors, five intermediates (scaleless but the
+    effective hidden scale), TANH on the cell gate. Integer models are
+    8x8_16 (t="i8") or 16x8 (t="i16"), weights per tensor."""
+    def build(m):
+        np, rs = m.np, m.rs
+        shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+        out_shape = [steps, batch, units] if time_major else [batch, steps, units]
+        opts = ("UnidirectionalSequenceLSTMOptions",
+                {"fused_activation_function": "TANH", "cell_clip": clip,
+                 "time_major": time_major})
+        ins = [-1] * 24
+        inter = []
+        if t == "f32":
+            ins[0] = m.input(shape, "f32")
+            for k in range(1, 5):
+                ins[k] = m.tensor([units, n_in], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, n_in)))
+            for k in range(5, 9):
+                ins[k] = m.tensor([units, units], "f32",
+                                  data=rs.normal(0, 0.5, size=(units, units)))
+            for k in range(12, 16):
+                ins[k] = m.tensor([units], "f32",
+                                  data=rs.normal(0, 0.5, size=units) + (1.0 if k == 13 else 0))
+            for k in (18, 19):
+                ins[k] = m.tensor([batch, units], "f32", variable=True)
+            y = m.output(out_shape, "f32")
+        else:
+            is8 = t == "i8"
+            in_q = act_q(m) if is8 else quant(float(rs.uniform(2e-4, 5e-4)))
+            h_q = quant(1 / 128, hidden_zp) if is8 else quant(1 / 32768)
+            ins[0] = m.input(shape, t, in_q)
+            w_q = {}
+            for k in range(1, 9):
+                cols = n_in if k < 5 else units
+                w_q[k] = float(rs.uniform(0.005, 0.03))
+                ins[k] = m.tensor([units, cols], "i8", quant(w_q[k]),
+                                  rs.randint(-127, 128, size=(units, cols)))
+            for k in range(12, 16):
+                bs = in_q["scale"][0] * w_q[k - 11]
+                ins[k] = m.tensor([units], "i32" if is8 else "i64", quant(bs),
+                                  rs.randint(-800, 800, size=units) * (1 if is8 else 30))
+            ins[18] = m.tensor([batch, units], t, h_q, variable=True)
+            ins[19] = m.tensor([batch, units], "i16", quant(2.0 ** cell_power),
+                               variable=True)
+            y = m.output(out_shape, t, h_q)
+            for g in ("input", "forget", "cell", "output"):
+                inter.append(m.tensor([0], "i16"))
+                m.tensors[-1]["name"] = f"input_to_{g}_intermediate"
+                m.tensors[-1]["shape"] = []
+            inter.append(m.tensor([], t, h_q))
+            m.tensors[-1]["name"] = "effective_hidden_scale_intermediate"
+        if state_input:
+            # The states as subgraph inputs instead of variables.
+            for k in (18, 19):
+                m.tensors[ins[k]].pop("is_variable", None)
+                m.inputs.append(ins[k])
+                lim = {"f32": (-1.0, 1.0), "i8": (-100, 100),
+                       "i16": (-3000, 3000)}
+                m.ranges[ins[k]] = lim[m_elt(m, ins[k])]
+        m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y], opts, version=1,
+             intermediates=inter)
+    return build
+
+
+def m_elt(m, k):
+    return {v: kk for kk, v in TFL_TYPES.items()}[m.tensors[k]["type"]]
+
+
 def i16_q(scale):
     return lambda m, iq=None: quant(scale)
 
@@ -706,6 +786,18 @@ CASES = [
     ("strided_slice_i8_negative_masks", strided_slice(begin=(0, 0, 0, 0), end=(1, 0, 0, 0), strides=(1, -2, -3, 1), begin_mask=15, end_mask=15)),
     ("strided_slice_i8_shrink", strided_slice(begin=(0, 2, 1, 0), end=(1, 3, 8, 3), strides=(1, 1, 2, 1), shrink=3)),
     ("strided_slice_f32_negative", strided_slice(t="f32", shape=(6, 5), begin=(5, 4), end=(-7, 0), strides=(-2, -1))),
+    # Recurrent (TFLite Micro's LSTM kernel: numpy transcription, Arm NN
+    # where it takes the model).
+    ("lstm_f32", lstm(t="f32")),
+    ("lstm_f32_time_major_batch2", lstm(t="f32", batch=2, steps=4, time_major=True, clip=3.0)),
+    ("lstm_f32_batch3_clip", lstm(t="f32", batch=3, steps=3, n_in=5, units=7, clip=1.5)),
+    ("lstm_i8", lstm()),
+    ("lstm_i8_time_major_batch2_clip", lstm(batch=2, steps=4, time_major=True, clip=1.0)),
+    ("lstm_i8_batch2_cell2^-12", lstm(batch=2, steps=6, n_in=3, units=5, cell_power=-12, hidden_zp=-3)),
+    ("lstm_i8_cell2^-15", lstm(steps=3, cell_power=-15, clip=0.5)),
+    ("lstm_i8_state_inputs", lstm(steps=3, state_input=True)),
+    ("lstm_i16", lstm(t="i16", steps=4)),
+    ("lstm_i16_time_major_batch2", lstm(t="i16", batch=2, steps=3, time_major=True, clip=2.0)),
 ]
 
 
@@ -715,6 +807,13 @@ CASES = [
 # kernel: the integer arithmetic of tensorflow/lite/kernels/internal/
 # reference (MultiplyByQuantizedMultiplier with double rounding,
 # QuantizeMultiplier, CalculateActivationRangeQuantized), in int64.
+
+# Operators whose only reference is the transcription of TFLite Micro's
+# kernel (EXACT_REFS, bit for bit for integer outputs), Arm NN's difference
+# reported beside it.
+NUMPY_FIRST = {
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "TFLite Micro's lstm_eval in numpy",
+}
 
 # Arm NN's known deviations from TFLite, by case: the reference is numpy.
 ARMNN_DEVIATES = {
@@ -964,6 +1063,15 @@ def ref_softmax_float(np, r, op, xs):
     return np.clip(tfl_round(np, y / out_s) + out_zp, lo, hi)
 
 
+def ref_lstm(np, r, op, xs):
+    import lstm_ref
+    state = None
+    if len(xs) > 1:  # the states as subgraph inputs
+        state = xs[1:3]
+    y, _ = lstm_ref.lstm(np, r, op, xs[0], state)
+    return y
+
+
 def ref_tflm_nonlinear(np, r, op, xs):
     """LOGISTIC, TANH and SOFTMAX on quantized tensors: TFLite Micro's
     reference kernels (bench/tflite/tflm_nonlinear.py), or None for float."""
@@ -988,7 +1096,8 @@ def ref_tflm_nonlinear(np, r, op, xs):
 # Micro's kernel, exactly (0 LSB); Arm NN, or where it rejects the model the
 # float computation, stays a cross-check within QUANT_LSB.
 EXACT_REFS = {"LOGISTIC": ref_tflm_nonlinear, "TANH": ref_tflm_nonlinear,
-              "SOFTMAX": ref_tflm_nonlinear}
+              "SOFTMAX": ref_tflm_nonlinear,
+              "UNIDIRECTIONAL_SEQUENCE_LSTM": ref_lstm}
 
 
 # The cross-check's tolerance where TFLite Micro's kernel itself is further
@@ -1164,6 +1273,13 @@ class Tools:
             timeout=self.timeout, what="import")
         return open(out).read()
 
+    def firmware(self, harness_path, work, heap):
+        """The planned harness as an mps3-an547 image on QEMU (run.py's)."""
+        args = argparse.Namespace(build=os.path.dirname(os.path.dirname(self.opt)),
+                                  translate=self.translate, imported=None,
+                                  timeout=self.timeout, pipeline_options="")
+        return run_py.Tools(args).firmware(harness_path, work, heap)
+
     def host(self, harness_path, pipeline):
         lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],
                       timeout=self.timeout, what="helia-opt")
@@ -1214,7 +1330,15 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 row["dropped"] = "Arm NN: " + r["error"]
             else:
                 want, source = r["outputs"], "Arm NN"
-        if name in ARMNN_DEVIATES or "dropped" in row or not armnn:
+        armnn_want = None
+        if row["op"] in NUMPY_FIRST:
+            # TFLite Micro's kernel (EXACT_REFS) is the only reference;
+            # Arm NN's difference is reported beside it.
+            armnn_want, want = want, None
+            row["note"] = NUMPY_FIRST[row["op"]] + (
+                "" if armnn_want is not None else
+                "; " + row.pop("dropped", "Arm NN: not run"))
+        elif name in ARMNN_DEVIATES or "dropped" in row or not armnn:
             ref = numpy_reference(np, m, samples)
             if ref is not None:
                 why = ARMNN_DEVIATES.get(name) or row.pop("dropped", None) or "no Arm NN"
@@ -1242,6 +1366,16 @@ def one(args, tools, np, name, builder, armnn, tmp):
         same = outs["planned"] == outs["plain"]
         row["plain"] = "yes" if same else "NO"
         ok = same
+        if args.qemu:
+            # The planned harness as firmware: QEMU == host bit for bit.
+            _, heap = batches(results, fargs, len(samples))
+            fw = os.path.join(work, "fw")
+            os.makedirs(fw, exist_ok=True)
+            got = parse_output(tools.firmware(os.path.join(work, "harness.planned.mlir"),
+                                              fw, heap), len(samples) * len(results))
+            qemu_same = got == outs["planned"]
+            row["plain"] += ", QEMU == host" if qemu_same else ", QEMU != host"
+            ok = ok and qemu_same
         if want is not None:
             cells = []
             for i, (shape, elt) in enumerate(results):
@@ -1273,6 +1407,17 @@ def one(args, tools, np, name, builder, armnn, tmp):
                 cells.append(text_)
                 ok = ok and within
             row["armnn"] = ", ".join(cells)
+            if armnn_want is not None:
+                worst = 0
+                for j in range(len(samples)):
+                    for i, (shape, elt) in enumerate(results):
+                        g = outs["planned"][j * len(results) + i]
+                        if elt == "f32":
+                            g = [as_float(v) for v in g]
+                        worst = max(worst, difference(g, armnn_want[j][i], elt)[0])
+                unit = "rel" if results[0][1] == "f32" else "LSB"
+                row["note"] += f"; Arm NN: {worst:.1e} {unit}" if unit == "rel" \
+                    else f"; Arm NN: {worst} LSB"
         else:
             row["armnn"] = "dropped: " + row["dropped"] if "dropped" in row else "no reference"
         if "note" in row:
@@ -1300,6 +1445,9 @@ def main():
     ap.add_argument("--cache", help="where Arm NN's outputs are cached "
                     "(default BUILD/tflite/ops-reference)")
     ap.add_argument("--keep", help="keep the models and work files in this directory")
+    ap.add_argument("--qemu", action="store_true",
+                    help="also run the planned harness as an mps3-an547 image "
+                    "on QEMU and require QEMU == host bit for bit")
     ap.add_argument("--no-armnn", action="store_true",
                     help="check planned == plain only")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")

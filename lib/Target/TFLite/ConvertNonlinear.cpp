@@ -208,44 +208,28 @@ static LogicalResult checkOneQuantization(OpContext &ctx) {
   return success();
 }
 
-/// int16 LOGISTIC and TANH as TFLM's reference kernels compute them.
-static LogicalResult convertActivationInt16(OpContext &ctx, Value input,
-                                            bool isTanh) {
-  const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
-  if (qi.getZeroPoint() != 0 || qo.getZeroPoint() != 0)
-    return ctx.emitError() << "int16 " << ctx.getOpName()
-                           << " needs zero points 0 (TFLite's kernel is "
-                              "symmetric), has input "
-                           << qi.getZeroPoint() << " and output "
-                           << qo.getZeroPoint();
-  int outLog2 = 0;
-  if (!fp::checkedLog2(qo.getScale(), outLog2) || outLog2 != -15)
-    return ctx.emitError() << "int16 " << ctx.getOpName()
-                           << " needs an output scale of 2^-15, has "
-                           << qo.getScale();
-  fp::Int16ActivationParams params =
-      fp::prepareInt16Activation(qi.getScale(), isTanh);
-  if (params.multiplier > 32767)
-    return ctx.emitError() << "input scale " << qi.getScale()
-                           << " is too large for TFLite's int16 "
-                           << ctx.getOpName() << " (at most 2.66)";
-  OpBuilder &b = ctx.b;
+Value mlir::helia::tflite::buildSigmoidTable(OpBuilder &b, Location loc) {
   SmallVector<int32_t> table(fp::sigmoidTableUInt16.begin(),
                              fp::sigmoidTableUInt16.end());
-  Value sigmoid = buildTable<int32_t>(b, ctx.getLoc("sigmoid_table"),
-                                      b.getI32Type(), table);
-  int32_t round = params.shift > 0 ? 1 << (params.shift - 1) : 0;
+  return buildTable<int32_t>(b, loc, b.getI32Type(), table);
+}
+
+Value mlir::helia::tflite::buildInt16Activation(OpBuilder &b, Location loc,
+                                                Value sigmoid, Value input,
+                                                int32_t multiplier, int shift,
+                                                bool isTanh) {
+  int32_t round = shift > 0 ? 1 << (shift - 1) : 0;
   // Interpolation on the absolute value: logistic has 9 fractional bits
   // per table step, tanh (the table at twice the argument) 8.
   int fraction = isTanh ? 8 : 9;
   Value result = buildElementwise(
-      b, ctx.getLoc(), ctx.getOutputType(), {input},
+      b, loc, cast<RankedTensorType>(input.getType()), {input},
       [&](FixedPointBuilder &f, ValueRange args) -> Value {
         using P = arith::CmpIPredicate;
         Value x = f.ext(args[0], b.getI32Type());
         Value scaled =
-            f.shrs(f.add(f.mul(x, f.i32(params.multiplier)), f.i32(round)),
-                   f.i32(params.shift));
+            f.shrs(f.add(f.mul(x, f.i32(multiplier)), f.i32(round)),
+                   f.i32(shift));
         Value nonNegative = f.cmp(P::sge, scaled, f.i32(0));
         Value magnitude = f.select(nonNegative, scaled, f.sub(f.i32(0), scaled));
         Value step = f.shrs(magnitude, f.i32(fraction));
@@ -272,7 +256,35 @@ static LogicalResult convertActivationInt16(OpContext &ctx, Value input,
         }
         return f.trunc(r, b.getI16Type());
       });
-  return ctx.setOutput(0, result);
+  return result;
+}
+
+/// int16 LOGISTIC and TANH as TFLM's reference kernels compute them.
+static LogicalResult convertActivationInt16(OpContext &ctx, Value input,
+                                            bool isTanh) {
+  const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
+  if (qi.getZeroPoint() != 0 || qo.getZeroPoint() != 0)
+    return ctx.emitError() << "int16 " << ctx.getOpName()
+                           << " needs zero points 0 (TFLite's kernel is "
+                              "symmetric), has input "
+                           << qi.getZeroPoint() << " and output "
+                           << qo.getZeroPoint();
+  int outLog2 = 0;
+  if (!fp::checkedLog2(qo.getScale(), outLog2) || outLog2 != -15)
+    return ctx.emitError() << "int16 " << ctx.getOpName()
+                           << " needs an output scale of 2^-15, has "
+                           << qo.getScale();
+  fp::Int16ActivationParams params =
+      fp::prepareInt16Activation(qi.getScale(), isTanh);
+  if (params.multiplier > 32767)
+    return ctx.emitError() << "input scale " << qi.getScale()
+                           << " is too large for TFLite's int16 "
+                           << ctx.getOpName() << " (at most 2.66)";
+  return ctx.setOutput(
+      0, buildInt16Activation(ctx.b, ctx.getLoc(),
+                              buildSigmoidTable(ctx.b,
+                                                ctx.getLoc("sigmoid_table")),
+                              input, params.multiplier, params.shift, isTanh));
 }
 
 LogicalResult mlir::helia::tflite::convertLogisticTanh(OpContext &ctx) {

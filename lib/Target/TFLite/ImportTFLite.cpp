@@ -16,11 +16,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -395,7 +398,9 @@ LogicalResult Importer::convertOperators() {
   return success();
 }
 
-OwningOpRef<ModuleOp> Importer::import(StringRef functionName) {
+OwningOpRef<ModuleOp> Importer::import(StringRef functionName,
+                                       bool persistent) {
+  persistentVariables = persistent;
   if (failed(verifyModel()))
     return {};
   Location loc = getFileLoc();
@@ -418,6 +423,26 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName) {
       return {};
     resultTypes.push_back(*type);
   }
+  // Persistent variables: the variable tensors operators read, in tensor
+  // order, after the subgraph's inputs and outputs.
+  SmallVector<int32_t> variables;
+  if (persistentVariables && subgraph->operators()) {
+    llvm::SmallDenseSet<int32_t, 4> seen;
+    for (const fb::Operator *op : *subgraph->operators())
+      if (op->inputs())
+        for (int32_t index : *op->inputs())
+          if (index >= 0 && getTensor(index)->is_variable() &&
+              !llvm::is_contained(inputs, index) && seen.insert(index).second)
+            variables.push_back(index);
+    llvm::sort(variables);
+    for (int32_t index : variables) {
+      FailureOr<RankedTensorType> type = getTensorType(index);
+      if (failed(type))
+        return {};
+      argTypes.push_back(*type);
+      resultTypes.push_back(*type);
+    }
+  }
   builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(builder, loc, functionName,
                                    builder.getFunctionType(argTypes,
@@ -435,6 +460,17 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName) {
     func.setArgAttr(i, "helia.name",
                     cast<NameLoc>(getTensorLoc(index)).getName());
   }
+  llvm::DenseMap<int32_t, Value> argOf;
+  for (auto [k, index] : llvm::enumerate(variables)) {
+    unsigned i = inputs.size() + k;
+    BlockArgument arg = entry->getArgument(i);
+    argOf[index] = arg;
+    arg.setLoc(getTensorLoc(index));
+    values[index] = arg;
+    func.setArgAttr(i, "helia.name",
+                    cast<NameLoc>(getTensorLoc(index)).getName());
+    func.setArgAttr(i, "helia.persistent", builder.getUnitAttr());
+  }
   builder.setInsertionPointToEnd(entry);
   if (failed(convertOperators()))
     return {};
@@ -444,6 +480,22 @@ OwningOpRef<ModuleOp> Importer::import(StringRef functionName) {
     if (failed(value))
       return {};
     results.push_back(*value);
+  }
+  // Each variable's state after the run, written back into its argument:
+  // the result lives in the argument's persistent slot, so that a caller
+  // whose state input is that slot carries the state from run to run
+  // without a copy (and one that passes its own buffer copies the result
+  // back).
+  for (int32_t index : variables) {
+    Value state = variableStates.lookup(index);
+    if (!state)
+      state = values[index];
+    RankedTensorType type = *getTensorType(index);
+    Location stateLoc = getTensorLoc(index, "next");
+    state = buildReshape(builder, stateLoc, state, type.getShape());
+    Value init = argOf[index];
+    auto copy = linalg::CopyOp::create(builder, stateLoc, state, init);
+    results.push_back(copy.getResult(0));
   }
   func::ReturnOp::create(builder, loc, results);
   // The constants' tensor indices only ordered them.
@@ -641,7 +693,7 @@ std::string mlir::helia::tflite::getDefaultFunctionName(StringRef fileName) {
 void mlir::helia::tflite::registerImportDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect,
                   linalg::LinalgDialect, math::MathDialect,
-                  tensor::TensorDialect, tosa::TosaDialect>();
+                  scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect>();
 }
 
 OwningOpRef<ModuleOp>
@@ -659,8 +711,15 @@ mlir::helia::tflite::importTFLite(llvm::MemoryBufferRef buffer,
   std::string name = options.functionName.empty()
                          ? getDefaultFunctionName(buffer.getBufferIdentifier())
                          : options.functionName;
-  return importer.import(name);
+  return importer.import(name, options.persistentVariables);
 }
+
+static llvm::cl::opt<bool> clPersistentVariables(
+    "tflite-persistent-variables",
+    llvm::cl::desc("variable tensors (an LSTM's states) become trailing "
+                   "helia.persistent arguments and results (default: every "
+                   "run starts from their reset state)"),
+    llvm::cl::init(false));
 
 static llvm::cl::opt<std::string>
     clFunctionName("tflite-function",
@@ -677,6 +736,7 @@ void mlir::helia::tflite::registerImportTFLiteTranslation() {
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         ImportOptions options;
         options.functionName = clFunctionName;
+        options.persistentVariables = clPersistentVariables;
         return importTFLite(buffer->getMemBufferRef(), context, options);
       },
       [](DialectRegistry &registry) { registerImportDialects(registry); });

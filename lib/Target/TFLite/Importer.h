@@ -43,7 +43,8 @@ public:
   Importer(MLIRContext *context, llvm::StringRef fileName,
            llvm::ArrayRef<uint8_t> bytes);
 
-  OwningOpRef<ModuleOp> import(llvm::StringRef functionName);
+  OwningOpRef<ModuleOp> import(llvm::StringRef functionName,
+                               bool persistentVariables = false);
 
   MLIRContext *getContext() { return context; }
   OpBuilder &getBuilder() { return builder; }
@@ -72,6 +73,15 @@ public:
   /// operator's result, or a constant made from its buffer on first use.
   FailureOr<Value> getValue(int32_t index);
   void setValue(int32_t index, Value value) { values[index] = value; }
+  bool hasValue(int32_t index) const { return values.count(index); }
+
+  /// Persistent variables (ImportOptions::persistentVariables): whether
+  /// they are on, and the value variable `index` holds after an operator
+  /// updated it.
+  bool hasPersistentVariables() const { return persistentVariables; }
+  void setVariableState(int32_t index, Value value) {
+    variableStates[index] = value;
+  }
 
 private:
   LogicalResult verifyModel();
@@ -87,6 +97,8 @@ private:
   llvm::DenseMap<int32_t, Value> values;
   llvm::DenseMap<int32_t, RankedTensorType> types;
   llvm::DenseMap<int32_t, std::unique_ptr<TensorQuant>> quants;
+  bool persistentVariables = false;
+  llvm::DenseMap<int32_t, Value> variableStates;
 };
 
 /// One operator of the subgraph, as its converter sees it.
@@ -187,6 +199,7 @@ LogicalResult convertStridedSlice(OpContext &ctx);
 LogicalResult convertTranspose(OpContext &ctx);
 LogicalResult convertConcatenation(OpContext &ctx);
 LogicalResult convertMean(OpContext &ctx);
+LogicalResult convertUnidirectionalSequenceLSTM(OpContext &ctx);
 
 //===----------------------------------------------------------------------===//
 // Shared builders
@@ -218,6 +231,18 @@ Value buildClampInt(OpBuilder &b, Location loc, Value input, int64_t min,
                     int64_t max);
 Value buildClampFloat(OpBuilder &b, Location loc, Value input, float min,
                       float max);
+
+/// TFLite's sigmoid_table_uint16 as a tensor<256xi32> constant.
+Value buildSigmoidTable(OpBuilder &b, Location loc);
+/// TFLite's int16 LOGISTIC (`isTanh` false) or TANH
+/// (reference_integer_ops::Logistic / ::Tanh) of an int16 tensor, elementwise:
+/// the input becomes `(x * multiplier + round) >> shift`, then the
+/// interpolated `sigmoidTable` (buildSigmoidTable) gives the result at
+/// 2^-15. The multiplier and shift are what the kernel applies (a
+/// power-of-two scale already folded in: 3 for an input at 2^-12).
+Value buildInt16Activation(OpBuilder &b, Location loc, Value sigmoidTable,
+                           Value input, int32_t multiplier, int shift,
+                           bool isTanh);
 
 /// The element type `value` has.
 Type getElementType(Value value);

@@ -29,6 +29,7 @@ enum BuiltinOperator : int32_t {
   MEAN = 40,
   SUB = 41,
   SQUEEZE = 43,
+  UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
   STRIDED_SLICE = 45,
   PADV2 = 60,
   TRANSPOSE_CONV = 67,
@@ -131,6 +132,8 @@ LogicalResult mlir::helia::tflite::convertOperator(OpContext &ctx) {
     return convertTranspose(ctx);
   case MEAN:
     return convertMean(ctx);
+  case UNIDIRECTIONAL_SEQUENCE_LSTM:
+    return convertUnidirectionalSequenceLSTM(ctx);
   default:
     break;
   }

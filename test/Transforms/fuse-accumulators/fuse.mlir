@@ -82,3 +82,35 @@ func.func @two_readers(%x: tensor<1x4x4x2xi8>) -> (tensor<1x4x4x2xi8>, tensor<1x
   %r = tosa.rescale %acc, %m, %s, %z32, %zo {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<1x4x4x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x2xi8>
   return %r, %acc : tensor<1x4x4x2xi8>, tensor<1x4x4x2xi32>
 }
+
+// -----
+
+// A reduction inside a loop body (an LSTM's gate in its time loop) is left
+// whole: it accumulates one iteration's values already, and tile loops
+// nested in the region would carry its values through buffers the plan
+// shares.
+
+// CHECK-LABEL: func.func @in_loop(
+// CHECK:       scf.for {{.*}} iter_args
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x8xi32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<1x1x1x8xi32>) outs(%{{.*}} : tensor<1x1x1x8xi8>)
+func.func @in_loop(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x8xi8> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %w = "tosa.const"() {values = dense<1> : tensor<8x1x1x8xi8>} : () -> tensor<8x1x1x8xi8>
+  %b = "tosa.const"() {values = dense<0> : tensor<8xi32>} : () -> tensor<8xi32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<1x1x1x8xi8>) {
+    %zi = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+    %zw = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+    %acc = tosa.conv2d %h, %w, %b, %zi, %zw {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x8xi8>, tensor<8x1x1x8xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x8xi32>
+    %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+    %s = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+    %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+    %zo = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+    %y = tosa.rescale %acc, %m, %s, %z32, %zo {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<1x1x1x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x1x8xi8>
+    scf.yield %y : tensor<1x1x1x8xi8>
+  }
+  return %r : tensor<1x1x1x8xi8>
+}

@@ -32,6 +32,11 @@ struct ImportOptions {
   /// Name of the function; empty derives it from the file name (its stem,
   /// with every character outside [A-Za-z0-9_] replaced by '_').
   std::string functionName;
+  /// Variable tensors (an LSTM's hidden and cell state) become persistent
+  /// state: each one a trailing `helia.persistent` argument (its value
+  /// before the run) and a trailing result (after it), in tensor order.
+  /// Off: every run starts from the state TFLite Micro resets them to.
+  bool persistentVariables = false;
 };
 
 /// Adds the dialects the importer creates ops of to `registry`.

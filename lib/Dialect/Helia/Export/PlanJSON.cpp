@@ -99,6 +99,26 @@ void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
             json.attribute("slot_offset", t.streamOffset);
           });
     });
+    json.attributeArray("carried", [&] {
+      for (const PlanCarried &c : plan.carried)
+        json.object([&] {
+          auto optionalId = [&](StringRef key, std::optional<uint64_t> id) {
+            if (id)
+              json.attribute(key, static_cast<int64_t>(*id));
+            else
+              json.attribute(key, nullptr);
+          };
+          json.attribute("function", c.function);
+          json.attribute("loop", c.loop);
+          json.attribute("iter_arg", static_cast<int64_t>(c.iterArg));
+          optionalId("tensor_id", c.tensorId);
+          json.attribute("size", c.size);
+          json.attribute("choice", c.choice);
+          optionalId("successor_tensor_id", c.successorId);
+          json.attribute("successor_size", c.successorSize);
+          json.attribute("reason", c.reason);
+        });
+    });
   });
   os << "\n";
 }

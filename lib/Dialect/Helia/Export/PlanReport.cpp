@@ -112,6 +112,37 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
     os << "\n";
   }
 
+  // Loop-carried tensors: one slot updated in place, or a second slot for
+  // the successor and a copy back per iteration.
+  if (!plan.carried.empty()) {
+    int64_t extra = 0;
+    for (const PlanCarried &c : plan.carried)
+      extra = addBytes(extra, c.successorSize);
+    os << "\nLoop-carried tensors (" << plan.carried.size() << "; "
+       << formatBytes(extra, ByteStyle::Exact)
+       << " in second slots)\n";
+    auto label = [&](const PlanCarried &c,
+                     std::optional<uint64_t> id) -> std::string {
+      if (!id)
+        return "?";
+      for (const PlanTensor &t : plan.tensors)
+        if (t.function == c.function && t.tensorId == *id)
+          return tensorLabel(t, qualify);
+      return "#" + std::to_string(*id);
+    };
+    for (const PlanCarried &c : plan.carried) {
+      os << "  " << (qualify ? c.function + ": " : std::string())
+         << "iter_arg #" << c.iterArg << " of " << c.loop << ": "
+         << label(c, c.tensorId) << " (" << c.size << " bytes), ";
+      if (c.choice == "slot-and-copy")
+        os << "two slots: its successor in " << label(c, c.successorId) << " ("
+           << c.successorSize << " bytes), copied back every iteration";
+      else
+        os << "one slot, updated in place";
+      os << ": " << c.reason << "\n";
+    }
+  }
+
   // Scratch computed from constants alone costs RAM that folding at compile
   // time would move to flash.
   int64_t constantOnlyBytes = 0;

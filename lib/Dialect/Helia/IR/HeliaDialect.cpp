@@ -440,6 +440,23 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
              << name << "' must be a dictionary on a builtin.module";
     return success();
   }
+  // How a loop stores the tensors it carries (helia-insert-tensor-copies
+  // records it, the plan export reads it).
+  if (name == CarriedAttrHelper::getNameStr()) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    auto isEntry = [](Attribute entry) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      return dict && dict.getAs<IntegerAttr>("iter_arg") &&
+             dict.getAs<StringAttr>("choice") &&
+             dict.getAs<StringAttr>("reason");
+    };
+    if (!list || op->getNumRegions() == 0 || !llvm::all_of(list, isEntry))
+      return op->emitOpError("'")
+             << name
+             << "' must be an array of {iter_arg, choice, reason} "
+                "dictionaries on a loop";
+    return success();
+  }
   return op->emitOpError("unknown helia attribute '") << name << "'";
 }
 

@@ -27,7 +27,9 @@ void mlir::helia::buildHeliaPlanningPipeline(
     pm.addNestedPass<func::FuncOp>(createHeliaFuseAccumulators());
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
-  pm.addPass(createHeliaInsertTensorCopies());
+  HeliaInsertTensorCopiesOptions copies;
+  copies.carryInPlace = options.carryInPlace;
+  pm.addPass(createHeliaInsertTensorCopies(copies));
   // Elementwise results over dying inputs, on the buffers bufferization
   // creates (each destination its own tensor); the pass keeps only the
   // destinations One-Shot Analysis writes in place without a new copy.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FunctionBufferization.h"
 #include "Lowering.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
@@ -135,11 +136,19 @@ struct HeliaBufferizeInPlace
         failed(checkInPlace(entries.planned, state)))
       return signalPassFailure();
     bufferization::BufferizationState bufferizationState;
+    // Planned functions that call each other go in batches first (upstream
+    // builds a symbol table of the module for every call), the rest with
+    // the module.
     if (failed(bufferization::insertTensorCopies(module, state,
-                                                 bufferizationState)) ||
+                                                 bufferizationState)))
+      return signalPassFailure();
+    FailureOr<unsigned> batched =
+        bufferizeFunctionsInBatches(module, entries.planned, options);
+    if (failed(batched) ||
         failed(bufferization::bufferizeModuleOp(module, options,
                                                 bufferizationState)))
       return signalPassFailure();
+    numBatched += *batched;
     eraseSelfCopies(module);
   }
 };

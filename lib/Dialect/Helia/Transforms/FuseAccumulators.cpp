@@ -226,7 +226,11 @@ void HeliaFuseAccumulators::runOnOperation() {
   // two convolutions), in program order.
   llvm::MapVector<Operation *, SmallVector<linalg::LinalgOp>> candidates;
   func->walk([&](linalg::LinalgOp op) {
-    if (!isReduction(op))
+    // Only the function's own steps: a reduction inside a region (an
+    // LSTM's gates in its time loop) accumulates per iteration already, and
+    // tile loops nested in it would carry the region's values through
+    // buffers the plan shares.
+    if (!isReduction(op) || op->getParentOp() != func)
       return;
     if (linalg::GenericOp consumer = getTileableConsumer(op))
       candidates[consumer].push_back(op);

@@ -305,7 +305,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
   for (FunctionOpInterface func : planned) {
     if (failed(rewriteNestedAllocations(func)))
       return signalPassFailure();
-    writeYieldsIntoIterArgs(func);
+    writeYieldsIntoIterArgs(func, carryInPlace);
     copyWhileYieldsIntoCarriedArgs(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);

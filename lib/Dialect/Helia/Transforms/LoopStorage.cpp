@@ -96,6 +96,38 @@ getFreshDestination(Value value) {
   return std::make_pair(init, dps.getOperation());
 }
 
+void mlir::helia::recordCarried(Operation *loop, unsigned index,
+                                StringRef choice, StringRef reason) {
+  MLIRContext *context = loop->getContext();
+  Builder builder(context);
+  SmallVector<Attribute> entries;
+  if (auto existing = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName))
+    for (Attribute entry : existing) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      auto at = dict ? dict.getAs<IntegerAttr>("iter_arg") : IntegerAttr();
+      if (!at || at.getInt() != index)
+        entries.push_back(entry);
+    }
+  entries.push_back(builder.getDictionaryAttr(
+      {builder.getNamedAttr("choice", builder.getStringAttr(choice)),
+       builder.getNamedAttr("iter_arg", builder.getI64IntegerAttr(index)),
+       builder.getNamedAttr("reason", builder.getStringAttr(reason))}));
+  llvm::sort(entries, [](Attribute a, Attribute b) {
+    return cast<DictionaryAttr>(a).getAs<IntegerAttr>("iter_arg").getInt() <
+           cast<DictionaryAttr>(b).getAs<IntegerAttr>("iter_arg").getInt();
+  });
+  loop->setAttr(kCarriedAttrName, builder.getArrayAttr(entries));
+}
+
+/// "'linalg.generic' at loc(...)": an op as a reason names it.
+static std::string describe(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' at ";
+  op->getLoc().print(os);
+  return text;
+}
+
 BlockArgument mlir::helia::getCarriedIterArg(Operation *loop,
                                              unsigned index) {
   if (auto forOp = dyn_cast<scf::ForOp>(loop))
@@ -123,7 +155,8 @@ static Operation *getLoopOfYield(scf::YieldOp yield) {
   return nullptr;
 }
 
-void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func) {
+void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func,
+                                          bool inPlace) {
   func.walk([&](scf::YieldOp yield) {
     Operation *loop = getLoopOfYield(yield);
     if (!loop)
@@ -142,9 +175,16 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func) {
           destination->first->get().getType() != iterArg.getType())
         continue;
       Operation *firstWrite = destination->second;
+      if (!inPlace) {
+        recordCarried(loop, index, "slot-and-copy",
+                      "carry-in-place=false");
+        continue;
+      }
       // The previous value is read only before the first write, and only by
       // ops that do not alias it (a view or a destination would keep it).
+      Operation *lateReader = nullptr;
       bool readBefore = llvm::all_of(iterArg.getUses(), [&](OpOperand &use) {
+        lateReader = use.getOwner();
         Operation *user = use.getOwner();
         if (user == yield.getOperation())
           return false;
@@ -159,8 +199,17 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func) {
           return !dps.isDpsInit(&use);
         return isa<tensor::ExtractOp>(user);
       });
-      if (!readBefore)
+      if (!readBefore) {
+        recordCarried(loop, index, "slot-and-copy",
+                      "its old value is read by " + describe(lateReader) +
+                          " after its successor is first written by " +
+                          describe(firstWrite));
         continue;
+      }
+      recordCarried(loop, index, "in-place",
+                    "its old value is last read before its successor is "
+                    "first written by " +
+                        describe(firstWrite));
       destination->first->set(iterArg);
     }
   });

@@ -11,6 +11,8 @@
 #ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOOPSTORAGE_H
 
+#include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -46,7 +48,19 @@ void copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func);
 /// tensor program computes the same values (the destination's contents are
 /// never read); bufferization then keeps the loop-carried value in one
 /// buffer instead of allocating one per iteration.
-void writeYieldsIntoIterArgs(FunctionOpInterface func);
+///
+/// Each loop records, per tensor iter_arg it decides on, the choice and
+/// its reason in `helia.carried` (recordCarried): `in-place` when the
+/// successor now goes into the carried buffer, `slot-and-copy` with the
+/// read that prevents it. With `inPlace` false no iter_arg is rewired
+/// (every such successor gets a slot of its own and a copy back:
+/// copyYieldsIntoIterArgs), which measures what one slot saves.
+void writeYieldsIntoIterArgs(FunctionOpInterface func, bool inPlace = true);
+
+/// Records (or replaces) the choice for iter_arg `index` of `loop` in its
+/// `helia.carried` attribute (kCarriedAttrName, read by MemoryPlan).
+void recordCarried(Operation *loop, unsigned index, StringRef choice,
+                   StringRef reason);
 
 /// Makes the loops that read a top-level `tensor.empty` of `func` as a
 /// destination (a partial `tensor.insert_slice` of a concatenation written

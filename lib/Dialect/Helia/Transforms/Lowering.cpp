@@ -89,16 +89,20 @@ LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
   if (auto prefix = firmware.getAs<StringAttr>("prefix"))
     entries.prefix = prefix.str();
   // Names after helia-arena-calling-convention; {name, type} dictionaries
-  // after helia-lower-copies.
-  if (auto list = firmware.getAs<ArrayAttr>("entries"))
-    for (Attribute entry : list) {
-      auto name = dyn_cast<StringAttr>(entry);
-      if (auto dict = dyn_cast<DictionaryAttr>(entry))
-        name = dict.getAs<StringAttr>("name");
-      if (name)
-        if (auto func = module.lookupSymbol<func::FuncOp>(name))
-          entries.planned.push_back(func);
-    }
+  // after helia-lower-copies. One symbol table for all of them: a module
+  // lookup without one scans the module, once per entry.
+  auto list = firmware.getAs<ArrayAttr>("entries");
+  if (!list || list.empty())
+    return entries;
+  SymbolTable symbols(module);
+  for (Attribute entry : list) {
+    auto name = dyn_cast<StringAttr>(entry);
+    if (auto dict = dyn_cast<DictionaryAttr>(entry))
+      name = dict.getAs<StringAttr>("name");
+    if (name)
+      if (auto func = symbols.lookup<func::FuncOp>(name))
+        entries.planned.push_back(func);
+  }
   return entries;
 }
 

@@ -72,7 +72,22 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     }
   });
   for (auto [alloc, use, iterArg] : yields) {
-    OpBuilder builder(use->getOwner());
+    Operation *yield = use->getOwner();
+    Operation *loop = yield->getParentOp();
+    OpBuilder builder(yield);
+    unsigned index = use->getOperandNumber();
+    // The reason writeYieldsIntoIterArgs found, or the analysis' own.
+    auto recorded = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName);
+    bool known = recorded && llvm::any_of(recorded, [&](Attribute entry) {
+      auto dict = cast<DictionaryAttr>(entry);
+      return dict.getAs<IntegerAttr>("iter_arg").getInt() == index &&
+             dict.getAs<StringAttr>("choice").getValue() == "slot-and-copy";
+    });
+    if (!known)
+      recordCarried(loop, index, "slot-and-copy",
+                    "bufferization must write its successor out of place "
+                    "(the successor is not computed into the carried "
+                    "buffer)");
     // A copy made only for the yield: the copied value goes straight into
     // the carried buffer, without the copy. Otherwise the value computed in
     // the iteration's own buffer (which hoisting makes a top-level slot) is

@@ -93,6 +93,31 @@ struct PlanTensor {
   }
 };
 
+/// The name of the loop attribute in which helia-insert-tensor-copies
+/// records how each tensor iter_arg of an `scf.for` is stored: an array of
+/// `{iter_arg = i, choice = "in-place" | "slot-and-copy", reason = "..."}`
+/// (the dialect's `carried` attribute, which it verifies).
+inline constexpr llvm::StringLiteral kCarriedAttrName = "helia.carried";
+
+/// How a loop stores one tensor it carries from iteration to iteration.
+struct PlanCarried {
+  std::string function;
+  /// The loop, as a location, and the iter_arg's position.
+  std::string loop;
+  unsigned iterArg = 0;
+  /// The tensor whose buffer the loop carries (its init, at the top level).
+  std::optional<uint64_t> tensorId;
+  int64_t size = 0;
+  /// `in-place`: each iteration writes its successor into the carried
+  /// buffer (one slot). `slot-and-copy`: the successor is computed in a
+  /// slot of its own (`successorId`) and copied back into the carried slot
+  /// before the next iteration (two slots, a copy per iteration).
+  std::string choice;
+  std::optional<uint64_t> successorId;
+  int64_t successorSize = 0;
+  std::string reason;
+};
+
 /// The step of an arena with the most live bytes.
 struct PlanPeak {
   std::string function;
@@ -120,6 +145,9 @@ struct MemoryPlan {
   std::vector<PlanMemory> memories;
   std::vector<PlanArena> arenas;
   std::vector<PlanTensor> tensors;
+  /// Every tensor an `scf.for` of a planned function carries, in program
+  /// order (docs/PlanFormat.md, `carried`).
+  std::vector<PlanCarried> carried;
 
   /// Reads the plan of a bound module. Fails with a located error when a
   /// tensor has no binding or a binding names no arena. With `schedule`

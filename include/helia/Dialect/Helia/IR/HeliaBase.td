@@ -79,7 +79,8 @@ def Helia_Dialect : Dialect {
     "::mlir::Attribute":$binding,
     "::mlir::IntegerAttr":$in_place,
     "::mlir::DictionaryAttr":$memory_limits,
-    "::mlir::DictionaryAttr":$firmware
+    "::mlir::DictionaryAttr":$firmware,
+    "::mlir::ArrayAttr":$carried
   );
 }
 

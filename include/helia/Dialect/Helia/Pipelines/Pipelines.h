@@ -49,6 +49,12 @@ struct HeliaMemoryPipelineOptions
       llvm::cl::desc("Write elementwise results over inputs that die there "
                      "(helia-elementwise-in-place)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> carryInPlace{
+      *this, "carry-in-place",
+      llvm::cl::desc("Write a loop-carried tensor into the buffer the loop "
+                     "carries when its old value is dead by then (false: a "
+                     "second slot and a copy back; helia-insert-tensor-copies)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> rulesFile{
       *this, "rules-file",
       llvm::cl::desc("JSON rules file; overrides the module's helia.rules")};

@@ -36,7 +36,23 @@ def HeliaInsertTensorCopies
     before the top-level op that holds it. Storage created in a loop body
     stays there; the planner reports it. `helia-memory-pipeline` runs this
     pass first.
+
+    A tensor that an `scf.for` carries and computes anew in every iteration
+    is written into the carried buffer (one slot) when its old value is no
+    longer read from the successor's first write on; otherwise the
+    successor gets a slot of its own and is copied back into the carried
+    slot before the `scf.yield` (two slots, a copy per iteration). The
+    loop records each choice and its reason in `helia.carried` (an array
+    of `{iter_arg, choice, reason}`), which the plan's JSON and report
+    show. `carry-in-place=false` forces the second form on every such
+    value (to measure what double buffering costs).
   }];
+  let options = [
+    Option<"carryInPlace", "carry-in-place", "bool", /*default=*/"true",
+           "Write a loop-carried tensor computed anew in each iteration "
+           "into the carried buffer when its old value is dead by then "
+           "(false: a second slot and a copy back, for measuring)">,
+  ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -66,8 +82,11 @@ def HeliaFuseAccumulators
     tiles. Chains of elementwise generics are merged first
     (as `linalg-fuse-elementwise-ops` does, except into reductions, so that
     a pooling op's sum does not swallow the rescale of the convolution
-    before it). Run it after `tosa-to-linalg`; the computation is
-    unchanged, element for element (docs/TFLite.md, "Memory").
+    before it). Only reductions directly in the function body are tiled:
+    one inside a region (an LSTM's gates in its time loop) already
+    accumulates one iteration's values. Run it after `tosa-to-linalg`; the
+    computation is unchanged, element for element (docs/TFLite.md,
+    "Memory").
 
     ```mlir
     %acc = linalg.conv_2d_nhwc_fhwc_q ins(%in, %w, ...) outs(%bias : tensor<1x8x8x6xi32>)
@@ -450,10 +469,22 @@ def HeliaBufferizeInPlace
     `one-shot-bufferize` would copy an operand it must write out of place,
     this pass reports a located error in a planned function: the plan did
     not count the memory of the copy.
+
+    A module with many planned functions that call each other (128 or
+    more) bufferizes them in batches of 64, callees first, each batch in a
+    module of its own beside declarations of the callees bufferized
+    before: upstream builds a symbol table of the whole module for every
+    call it bufferizes, which is quadratic in a deep call chain. The rest
+    (host code, functions with tensor constants, recursion) is bufferized
+    with the module, as before.
   }];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::memref::MemRefDialect",
+  ];
+  let statistics = [
+    Statistic<"numBatched", "batched",
+              "planned functions bufferized in batches apart from the module">
   ];
 }
 
