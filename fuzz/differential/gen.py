@@ -2,7 +2,7 @@
 """Random, valid TOSA and linalg modules for the differential fuzzer.
 
 usage: gen.py SEED [--options] [--no-stale-results] [--copy-results]
-              [--no-rules] [--no-limit] [--global]
+              [--no-rules] [--no-limit] [--global] [--control-flow K]
 
 Prints one module on stdout; the same seed always gives the same module.
 With --options, prints instead the helia-memory-pipeline options that the
@@ -27,6 +27,11 @@ re-run without one feature to see whether that feature is the cause:
   --no-rules          drop the helia.rules module attribute
   --no-limit          (with --options) drop memory-limit
   --global            (with --options) arena-mode=global
+
+--control-flow K (K > 1) weights branches and loops up: scf.if and scf.for
+weigh K times as much, scf.while is generated too, regions nest three deep,
+and some loops carry a new tensor as it is (not written into the iter_arg).
+The same seed and K always give the same module.
 """
 
 import argparse
@@ -128,10 +133,15 @@ class Func:
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, control_flow=1):
         self.seed = seed
         self.rng = random.Random(seed)
         self.funcs = []
+        # Weight of branches and loops (1: the default programs); above 1,
+        # scf.while too, nesting three deep, and loops that carry a new
+        # tensor as it is.
+        self.control_flow = control_flow
+        self.max_depth = 2 if control_flow <= 1 else 3
 
     # ------------------------------------------------------------ helpers
     def chance(self, p):
@@ -798,7 +808,7 @@ class Gen:
         return out
 
     def op_if(self, f, scope, depth):
-        if depth >= 2:
+        if depth >= self.max_depth:
             return None
         b = self.cond(f, scope, depth)
         vis = [v for v in scope.visible() if v.dt == "f32"]
@@ -832,19 +842,10 @@ class Gen:
             out = self.new_value(f, scope, n, s, dt)
         return out
 
-    def op_for(self, f, scope, depth):
-        if depth >= 2:
-            return None
-        inits = []
-        for _ in range(self.rng.randint(1, 2)):
-            v = self.pick(scope, lambda v: v.dt == "f32" and v not in inits)
-            if v is not None:
-                inits.append(v)
-        if not inits:
-            return None
-        name = self.fresh(f, "l")
-        iv = self.fresh(f, "i")
-        ub = self.rng.randint(1, 3)
+    def loop_body(self, f, scope, depth, inits, index_arg=None):
+        """The body of a loop carrying `inits`: (iter_args, body lines,
+        yielded values). `index_arg`, a (name, type) pair, is a block
+        argument before the tensors (an scf.while's counter)."""
         local = Scope(scope)
         iters = []
         for v in inits:
@@ -860,10 +861,14 @@ class Gen:
         # One-Shot Bufferize needs each yielded value to be equivalent to
         # its iter_arg: the last write of each is an elementwise generic
         # into the iter_arg, reading only a fresh copy of what the body
-        # computed (so that no later read makes it out of place).
+        # computed (so that no later read makes it out of place). With
+        # control flow weighted up, some loops carry the new value as it is
+        # instead, which needs a second buffer or a copy back.
         temps = []
         for y, (it, _) in zip(ys, iters):
             if y.name == it or y.dt != "f32":
+                temps.append(None)
+            elif self.control_flow > 1 and self.chance(0.3):
                 temps.append(None)
             else:
                 temps.append(self.emit_generic(f, local, depth + 1, [y], None))
@@ -872,10 +877,30 @@ class Gen:
             if t is not None:
                 y = self.emit_generic(f, local, depth + 1, [t], Value(it, v.shape, v.dt))
             ys2.append(y)
-        self.emit(f, depth + 1, "scf.yield %s : %s" % (
-            ", ".join(y.name for y in ys2), ", ".join(y.type for y in ys2)))
         body = f.lines
         f.lines = saved
+        return iters, body, ys2
+
+    def loop_inits(self, scope):
+        inits = []
+        for _ in range(self.rng.randint(1, 2)):
+            v = self.pick(scope, lambda v: v.dt == "f32" and v not in inits)
+            if v is not None:
+                inits.append(v)
+        return inits
+
+    def op_for(self, f, scope, depth):
+        if depth >= self.max_depth:
+            return None
+        inits = self.loop_inits(scope)
+        if not inits:
+            return None
+        name = self.fresh(f, "l")
+        iv = self.fresh(f, "i")
+        ub = self.rng.randint(1, 3)
+        iters, body, ys2 = self.loop_body(f, scope, depth, inits)
+        body.append("    " + "  " * (depth + 1) + "scf.yield %s : %s" % (
+            ", ".join(y.name for y in ys2), ", ".join(y.type for y in ys2)))
         rt = ", ".join(v.type for _, v in iters)
         res = ("%%%s:%d = " % (name, len(iters))) if len(iters) > 1 else ("%%%s = " % name)
         self.emit(f, depth, "%sscf.for %%%s = %s to %s step %s iter_args(%s) -> (%s) {" % (
@@ -887,6 +912,42 @@ class Gen:
         for i, (_, v) in enumerate(iters):
             n = "%s#%d" % (name, i) if len(iters) > 1 else name
             out = self.new_value(f, scope, n, v.shape, v.dt)
+        return out
+
+    def op_while(self, f, scope, depth):
+        """scf.while carrying a counter and one or two tensors; the before
+        region tests the counter (and passes the tensors on), the after
+        region is a loop body as op_for's."""
+        if depth >= self.max_depth:
+            return None
+        inits = self.loop_inits(scope)
+        if not inits:
+            return None
+        name = self.fresh(f, "w")
+        ub = self.rng.randint(1, 3)
+        k0, k1, k2, c = (self.fresh(f, p) for p in ("wk", "wk", "wk", "wc"))
+        before = ["%" + self.fresh(f, "bt") for _ in inits]
+        iters, body, ys2 = self.loop_body(f, scope, depth, inits)
+        rt = ", ".join(v.type for _, v in iters)
+        d = depth + 1
+        self.emit(f, depth, "%%%s:%d = scf.while (%%%s = %s, %s) : (index, %s) -> (index, %s) {" % (
+            name, len(iters) + 1, k0, self.cindex(f, 0),
+            ", ".join("%s = %s" % (b, v.name) for b, (_, v) in zip(before, iters)),
+            rt, rt))
+        self.emit(f, d, "%%%s = arith.cmpi slt, %%%s, %s : index" % (c, k0, self.cindex(f, ub)))
+        self.emit(f, d, "scf.condition(%%%s) %%%s, %s : index, %s" % (
+            c, k0, ", ".join(before), rt))
+        self.emit(f, depth, "} do {")
+        self.emit(f, depth, "^bb0(%%%s: index, %s):" % (
+            k1, ", ".join("%s: %s" % (it, v.type) for it, v in iters)))
+        f.lines.extend(body)
+        self.emit(f, d, "%%%s = arith.addi %%%s, %s : index" % (k2, k1, self.cindex(f, 1)))
+        self.emit(f, d, "scf.yield %%%s, %s : index, %s" % (
+            k2, ", ".join(y.name for y in ys2), ", ".join(y.type for y in ys2)))
+        self.emit(f, depth, "} %s" % self.loc(f, name))
+        out = None
+        for i, (_, v) in enumerate(iters):
+            out = self.new_value(f, scope, "%s#%d" % (name, i + 1), v.shape, v.dt)
         return out
 
     OPS = [
@@ -902,6 +963,10 @@ class Gen:
     # copy), so that programs differ in kind, not only in detail.
     ALWAYS = ("binary", "unary", "conv", "matmul")
 
+    # Ops of control flow, whose weights --control-flow multiplies; scf.while
+    # is generated only then (the default programs stay as they were).
+    CONTROL_FLOW = ("if", "for", "while")
+
     def choose_features(self):
         self.enabled = {}
         for op, _ in self.OPS:
@@ -910,10 +975,17 @@ class Gen:
                 p = 0.35
             self.enabled[op] = self.chance(p)
         self.inplace_inits = self.chance(0.35)
+        self.ops = list(self.OPS)
+        if self.control_flow > 1:
+            self.ops.append(("while", 5))
+            for op in self.CONTROL_FLOW:
+                self.enabled[op] = True
+            self.ops = [(o, w * self.control_flow if o in self.CONTROL_FLOW else w)
+                        for o, w in self.ops]
 
     def gen_ops(self, f, scope, depth, n):
-        names = [o for o, _ in self.OPS if self.enabled[o]]
-        weights = [w for o, w in self.OPS if self.enabled[o]]
+        names = [o for o, _ in self.ops if self.enabled[o]]
+        weights = [w for o, w in self.ops if self.enabled[o]]
         for _ in range(n):
             for _attempt in range(4):
                 op = self.rng.choices(names, weights)[0]
@@ -1167,8 +1239,8 @@ class Gen:
         return lines
 
 
-def generate(seed, no_stale=False, copy_results=False):
-    g = Gen(seed)
+def generate(seed, no_stale=False, copy_results=False, control_flow=1):
+    g = Gen(seed, control_flow)
     g.no_stale = no_stale or copy_results
     g.copy_results = copy_results
     g.generate()
@@ -1185,8 +1257,12 @@ def main():
     p.add_argument("--no-rules", action="store_true")
     p.add_argument("--no-limit", action="store_true")
     p.add_argument("--global", dest="force_global", action="store_true")
+    p.add_argument("--control-flow", type=int, default=1, metavar="K",
+                   help="multiply the weights of scf.if and scf.for by K and "
+                        "generate scf.while too (K > 1)")
     a = p.parse_args()
-    g = generate(a.seed, no_stale=a.no_stale_results, copy_results=a.copy_results)
+    g = generate(a.seed, no_stale=a.no_stale_results, copy_results=a.copy_results,
+                 control_flow=a.control_flow)
     if a.options:
         print(" ".join(options_of(g, a.no_limit, a.force_global)))
     else:

@@ -325,12 +325,15 @@ def main():
     p.add_argument("--copy-results", action="store_true",
                    help="with --seed: the module of gen.py --copy-results, "
                    "kept free of call arguments that are call results")
+    p.add_argument("--control-flow", type=int, default=1, metavar="K",
+                   help="with --seed: the module of gen.py --control-flow K")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     tools = run.Tools(a)
     if a.seed is not None:
         g = gen.generate(a.seed, no_stale=a.no_stale_results,
-                         copy_results=a.copy_results)
+                         copy_results=a.copy_results,
+                         control_flow=a.control_flow)
         text, opts = g.module_text(), gen.options_of(g)
     else:
         with open(a.module) as fh:

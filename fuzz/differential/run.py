@@ -5,7 +5,7 @@ plain, and must print the same bits.
 usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
               [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
               [--triage] [--no-stale-results] [--plain-only] [-v]
-              [--extra-options "in-place=true"]
+              [--extra-options "in-place=true"] [--control-flow K]
        run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
@@ -53,8 +53,11 @@ TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
 # upstream One-Shot Bufferize lets a write through one result of a call that
 # returns the same argument twice show in the other result (seed 1747,
 # docs/Hardening.md), which the planned program rightly does not.
+# Loops may yield a new tensor for an iter_arg (gen.py --control-flow):
+# the reference then allocates one per iteration.
 PLAIN = ("inline, one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map}")
+         "function-boundary-type-conversion=identity-layout-map "
+         "allow-return-allocs-from-loops}")
 # test/Integration's %{to_llvm}.
 LLVM_PASSES = ["convert-vector-to-scf", "convert-linalg-to-loops",
                "lower-affine", "convert-scf-to-cf", "expand-strided-metadata",
@@ -87,6 +90,7 @@ class Tools:
         self.no_stale = args.no_stale_results
         self.plain_only = getattr(args, "plain_only", False)
         self.extra_options = getattr(args, "extra_options", "").split()
+        self.control_flow = getattr(args, "control_flow", 1)
 
     def planned_pipeline(self, opts):
         return "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true %s})" % (
@@ -188,7 +192,8 @@ def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
     """Classifies one seed: (class, detail, module text, options)."""
     if no_stale is None:
         no_stale = tools.no_stale
-    g = gen.generate(seed, no_stale=no_stale, copy_results=copy_results)
+    g = gen.generate(seed, no_stale=no_stale, copy_results=copy_results,
+                     control_flow=tools.control_flow)
     module = g.module_text(no_rules=no_rules)
     opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
     opts = opts + tools.extra_options
@@ -274,6 +279,8 @@ def main():
                         "seed's, e.g. in-place=true")
     p.add_argument("--options", default="",
                    help="helia-memory-pipeline options for --module")
+    p.add_argument("--control-flow", type=int, default=1, metavar="K",
+                   help="weight branches and loops up (gen.py --control-flow K)")
     args = p.parse_args()
     tools = Tools(args)
     if args.module:
@@ -353,8 +360,9 @@ def main():
         seed, cls, detail, path, opts = failing[0]
         print("modules of the failing seeds: %s" % keep)
         print("reproduce seed %d (planned, then plain):" % seed)
-        print("  python3 %s --helia-opt %s --seeds %d -v" % (
-            shlex.quote(os.path.abspath(__file__)), shlex.quote(tools.helia_opt), seed))
+        print("  python3 %s --helia-opt %s --seeds %d%s -v" % (
+            shlex.quote(os.path.abspath(__file__)), shlex.quote(tools.helia_opt), seed,
+            " --control-flow %d" % tools.control_flow if tools.control_flow > 1 else ""))
         for line in repro(tools, path, opts, keep).splitlines():
             print("  " + line)
     elif not args.keep:

@@ -306,6 +306,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (failed(rewriteNestedAllocations(func)))
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
+    copyWhileYieldsIntoCarriedArgs(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);
@@ -351,8 +352,11 @@ void HeliaInsertTensorCopies::runOnOperation() {
   // writes it back into its iter_arg instead; the loop now writes there, so
   // the module is analysed again, for the copies that write needs.
   bool yieldsCopied = false;
-  for (FunctionOpInterface func : planned)
-    yieldsCopied |= copyYieldsIntoIterArgs(func);
+  {
+    bufferization::OneShotAnalysisState aliases(module, options);
+    for (FunctionOpInterface func : planned)
+      yieldsCopied |= copyYieldsIntoIterArgs(func, aliases);
+  }
   if (yieldsCopied && failed(analyzeAndInsertCopies(module, planned, options)))
     return signalPassFailure();
   // A state for the interfaces' answers only (which values a use stores

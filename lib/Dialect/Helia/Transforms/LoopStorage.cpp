@@ -128,15 +128,44 @@ static std::string describe(Operation *op) {
   return text;
 }
 
+BlockArgument mlir::helia::getCarriedIterArg(Operation *loop,
+                                             unsigned index) {
+  if (auto forOp = dyn_cast<scf::ForOp>(loop))
+    return forOp.getRegionIterArgs()[index];
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
+  if (!whileOp)
+    return nullptr;
+  BlockArgument before = whileOp.getBeforeArguments()[index];
+  for (auto [operand, after] : llvm::zip(whileOp.getConditionOp().getArgs(),
+                                         whileOp.getAfterArguments()))
+    if (operand == before && after.getType() == before.getType())
+      return after;
+  return nullptr;
+}
+
+/// The loop whose body `yield` ends (an `scf.for`, or the after region of an
+/// `scf.while`), or null.
+static Operation *getLoopOfYield(scf::YieldOp yield) {
+  Operation *loop = yield->getParentOp();
+  if (isa<scf::ForOp>(loop))
+    return loop;
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
+  if (whileOp && yield->getParentRegion() == &whileOp.getAfter())
+    return loop;
+  return nullptr;
+}
+
 void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func,
                                           bool inPlace) {
-  func.walk([&](scf::ForOp loop) {
-    Block *body = loop.getBody();
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
-    for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
-      if (!isa<RankedTensorType>(iterArg.getType()))
+  func.walk([&](scf::YieldOp yield) {
+    Operation *loop = getLoopOfYield(yield);
+    if (!loop)
+      return;
+    Block *body = yield->getBlock();
+    for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
+      BlockArgument iterArg = getCarriedIterArg(loop, index);
+      if (!iterArg || !isa<RankedTensorType>(iterArg.getType()))
         continue;
-      Value yielded = yield.getOperand(index);
       // Yielded for one iter_arg only.
       if (llvm::count(yield.getOperands(), yielded) != 1)
         continue;
@@ -184,6 +213,56 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func,
       destination->first->set(iterArg);
     }
   });
+}
+
+/// True when `value`, a value of `body`, is stored in the buffer of
+/// `iterArg`: it is `iterArg`, or the result of destination-style ops (and
+/// loops) of `body` whose destinations (inits) lead back to it.
+static bool isWrittenInto(Value value, BlockArgument iterArg, Block *body) {
+  while (value != iterArg) {
+    auto result = dyn_cast<OpResult>(value);
+    if (!result || result.getOwner()->getBlock() != body)
+      return false;
+    Operation *op = result.getOwner();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      value = dps.getTiedOpOperand(result)->get();
+      continue;
+    }
+    auto loop = dyn_cast<LoopLikeOpInterface>(op);
+    OpOperand *init = loop ? loop.getTiedLoopInit(result) : nullptr;
+    if (!init)
+      return false;
+    value = init->get();
+  }
+  return true;
+}
+
+void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
+  SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+  func.walk([&](scf::WhileOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
+    for (OpOperand &operand : yield->getOpOperands()) {
+      BlockArgument iterArg =
+          getCarriedIterArg(loop, operand.getOperandNumber());
+      if (!iterArg || !isa<RankedTensorType>(iterArg.getType()) ||
+          isWrittenInto(operand.get(), iterArg, loop.getAfterBody()))
+        continue;
+      // Another operand that is (or is written into) the same buffer needs
+      // its old value at the yield.
+      if (llvm::any_of(yield->getOpOperands(), [&](OpOperand &other) {
+            return &other != &operand &&
+                   isWrittenInto(other.get(), iterArg, loop.getAfterBody());
+          }))
+        continue;
+      copies.push_back({&operand, iterArg});
+    }
+  });
+  for (auto [operand, iterArg] : copies) {
+    OpBuilder builder(operand->getOwner());
+    operand->set(linalg::CopyOp::create(builder, operand->getOwner()->getLoc(),
+                                        operand->get(), iterArg)
+                     .getResult(0));
+  }
 }
 
 Value mlir::helia::copyIntoTopLevelTensor(OpBuilder &builder, Location loc,

@@ -26,8 +26,23 @@ namespace mlir::helia {
 /// region.
 void splitNestedEmptyTensors(FunctionOpInterface func);
 
-/// For each `scf.for` of `func` that yields a tensor computed in its body
-/// into a fresh destination (a `tensor.empty`, possibly filled), makes the
+/// The block argument of `loop` (an `scf.for`, or the after region of an
+/// `scf.while`) that holds, when its body's `scf.yield` runs, the buffer the
+/// loop carries into operand `index` of that yield: an `scf.for`'s iter_arg,
+/// the after-region argument an `scf.while`'s condition passes that
+/// before-region argument to. Null when there is none.
+BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
+
+/// For each value an `scf.while` body yields that is not stored in the buffer
+/// the loop carries for it (a new tensor, an outer value), copies it into
+/// that buffer right before the yield, where nothing reads the old value any
+/// more: the carried value keeps one slot, and bufferization needs no copy
+/// in the condition and no buffer per iteration. (An `scf.for` gets the same
+/// from copyYieldsIntoIterArgs, after the analysis.)
+void copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func);
+
+/// For each `scf.for` (or `scf.while`) of `func` that yields a tensor
+/// computed in its body into a fresh destination (a `tensor.empty`, possibly filled), makes the
 /// iter_arg that value is yielded for the destination instead, when the
 /// iter_arg is not read from that write on and nothing aliases it. The
 /// tensor program computes the same values (the destination's contents are

@@ -92,6 +92,47 @@ static void stripPlanAttributes(func::FuncOp func) {
   });
 }
 
+/// Collects the buffers `value` may be stored in, as the values that own
+/// them: followed through the ops bufferization stores in an operand's buffer
+/// (`state`) and through the yields of branch ops (`scf.if`), whose result is
+/// the buffer of whichever value the taken branch yields. Call results,
+/// block arguments and the slots' tensors own their buffer.
+static void collectBufferOwners(Value value,
+                                const bufferization::AnalysisState &state,
+                                llvm::SetVector<Value> &owners) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    auto result = dyn_cast<OpResult>(next);
+    Operation *op = result ? result.getOwner() : nullptr;
+    if (!op || isa<CallOpInterface>(op)) {
+      owners.insert(next);
+      continue;
+    }
+    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op)) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+              yield && yield.getNumOperands() == op->getNumResults())
+            worklist.push_back(yield.getOperand(result.getResultNumber()));
+      continue;
+    }
+    if (!state.getOptions().dynCastBufferizableOp(op)) {
+      owners.insert(next);
+      continue;
+    }
+    bufferization::AliasingOpOperandList aliases =
+        state.getAliasingOpOperands(result);
+    if (aliases.getNumAliases() == 0)
+      owners.insert(next);
+    for (const bufferization::AliasingOpOperand &alias : aliases)
+      worklist.push_back(alias.opOperand->get());
+  }
+}
+
 /// Bufferization stores the result of an `scf.if` in the buffer of the value
 /// the taken branch yields. The result owns no storage (BufferAnalysis): the
 /// plan keeps every buffer it may be live through its last use, and copy
@@ -115,43 +156,53 @@ castYieldsToDefaultMemorySpace(func::FuncOp func,
     if (!isa<LoopLikeOpInterface>(op.getOperation()))
       branchOps.push_back(op);
   });
-  OpBuilder builder(func.getContext());
-  for (Operation *op : branchOps) {
+  // Every result is classified before any yield changes: a result that is
+  // always one buffer (every branch yields it, also through nested branches)
+  // keeps it. At the top level such a result is a member of that buffer,
+  // with its slot's binding.
+  bufferization::OneShotAnalysisState aliases(func, options);
+  SmallVector<OpResult> severalBuffers;
+  for (Operation *op : branchOps)
     for (OpResult result : op->getResults()) {
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      // A result that is always one buffer (every branch yields it) is a
-      // member of that buffer, with its slot's binding.
-      if (!type || bindings.lookup(result))
+      if (!isa<RankedTensorType>(result.getType()) || bindings.lookup(result))
         continue;
-      for (Region &region : op->getRegions())
-        for (Block &block : region) {
-          auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
-          if (!yield || yield.getNumOperands() != op->getNumResults())
-            continue;
-          OpOperand &operand = yield->getOpOperand(result.getResultNumber());
-          FailureOr<bufferization::BufferLikeType> bufferType =
-              bufferization::getBufferType(operand.get(), options, state);
-          if (failed(bufferType))
-            return failure();
-          // A ranked tensor's buffer is a ranked memref (with any layout).
-          auto memref = dyn_cast<MemRefType>(*bufferType);
-          if (!memref)
-            continue;
-          builder.setInsertionPoint(yield);
-          Location loc = result.getLoc();
-          Value buffer = bufferization::ToBufferOp::create(
-              builder, loc, memref, operand.get(), /*readOnly=*/true);
-          if (memref.getMemorySpace())
-            buffer = memref::MemorySpaceCastOp::create(
-                builder, loc,
-                MemRefType::get(memref.getShape(), memref.getElementType(),
-                                memref.getLayout()),
-                buffer);
-          operand.set(bufferization::ToTensorOp::create(
-              builder, loc, type, buffer, /*restrict=*/true,
-              /*writable=*/false));
-        }
+      llvm::SetVector<Value> owners;
+      collectBufferOwners(result, aliases, owners);
+      if (owners.size() > 1)
+        severalBuffers.push_back(result);
     }
+  OpBuilder builder(func.getContext());
+  for (OpResult result : severalBuffers) {
+    Operation *op = result.getOwner();
+    auto type = cast<RankedTensorType>(result.getType());
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+        if (!yield || yield.getNumOperands() != op->getNumResults())
+          continue;
+        OpOperand &operand = yield->getOpOperand(result.getResultNumber());
+        FailureOr<bufferization::BufferLikeType> bufferType =
+            bufferization::getBufferType(operand.get(), options, state);
+        if (failed(bufferType))
+          return failure();
+        // A ranked tensor's buffer is a ranked memref (with any layout).
+        auto memref = dyn_cast<MemRefType>(*bufferType);
+        if (!memref)
+          continue;
+        builder.setInsertionPoint(yield);
+        Location loc = result.getLoc();
+        Value buffer = bufferization::ToBufferOp::create(
+            builder, loc, memref, operand.get(), /*readOnly=*/true);
+        if (memref.getMemorySpace())
+          buffer = memref::MemorySpaceCastOp::create(
+              builder, loc,
+              MemRefType::get(memref.getShape(), memref.getElementType(),
+                              memref.getLayout()),
+              buffer);
+        operand.set(bufferization::ToTensorOp::create(
+            builder, loc, type, buffer, /*restrict=*/true,
+            /*writable=*/false));
+      }
   }
   return success();
 }

@@ -24,24 +24,58 @@ bool mlir::helia::isOnlyInBranches(Operation *op, Operation *top) {
   return true;
 }
 
-bool mlir::helia::copyYieldsIntoIterArgs(FunctionOpInterface func) {
-  SmallVector<std::pair<bufferization::AllocTensorOp, OpOperand *>> copies;
-  func.walk([&](bufferization::AllocTensorOp alloc) {
-    if (!alloc.getCopy() || !alloc->hasOneUse())
+/// The `alloc_tensor` inside `loop` whose buffer `value` is stored in
+/// (following the ops that store their result in one operand's buffer), if
+/// any: a buffer created in each iteration.
+static bufferization::AllocTensorOp
+getAllocationInLoop(Value value, Operation *loop,
+                    const bufferization::AnalysisState &state) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    Operation *op = result.getOwner();
+    if (!loop->isProperAncestor(op))
+      return nullptr;
+    if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
+      return alloc;
+    if (isa<CallOpInterface>(op) ||
+        !state.getOptions().dynCastBufferizableOp(op))
+      return nullptr;
+    bufferization::AliasingOpOperandList aliases =
+        state.getAliasingOpOperands(result);
+    if (aliases.getNumAliases() != 1)
+      return nullptr;
+    value = aliases.getAliases().front().opOperand->get();
+  }
+  return nullptr;
+}
+
+bool mlir::helia::copyYieldsIntoIterArgs(
+    FunctionOpInterface func, const bufferization::AnalysisState &state) {
+  SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
+                         BlockArgument>>
+      yields;
+  func.walk([&](scf::YieldOp yield) {
+    Operation *loop = yield->getParentOp();
+    auto whileOp = dyn_cast<scf::WhileOp>(loop);
+    if (!isa<scf::ForOp>(loop) &&
+        !(whileOp && yield->getParentRegion() == &whileOp.getAfter()))
       return;
-    OpOperand &use = *alloc->use_begin();
-    auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
-    auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp()) : nullptr;
-    if (loop && loop.getRegionIterArgs()[use.getOperandNumber()].getType() ==
-                    alloc.getType())
-      copies.push_back({alloc, &use});
+    for (OpOperand &operand : yield->getOpOperands()) {
+      if (!isa<RankedTensorType>(operand.get().getType()))
+        continue;
+      BlockArgument iterArg =
+          getCarriedIterArg(loop, operand.getOperandNumber());
+      if (!iterArg || iterArg.getType() != operand.get().getType())
+        continue;
+      if (bufferization::AllocTensorOp alloc =
+              getAllocationInLoop(operand.get(), loop, state))
+        yields.push_back({alloc, &operand, iterArg});
+    }
   });
-  for (auto [alloc, use] : copies) {
+  for (auto [alloc, use, iterArg] : yields) {
     Operation *yield = use->getOwner();
-    auto loop = cast<scf::ForOp>(yield->getParentOp());
+    Operation *loop = yield->getParentOp();
     OpBuilder builder(yield);
     unsigned index = use->getOperandNumber();
-    Value iterArg = loop.getRegionIterArgs()[index];
     // The reason writeYieldsIntoIterArgs found, or the analysis' own.
     auto recorded = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName);
     bool known = recorded && llvm::any_of(recorded, [&](Attribute entry) {
@@ -54,12 +88,23 @@ bool mlir::helia::copyYieldsIntoIterArgs(FunctionOpInterface func) {
                     "bufferization must write its successor out of place "
                     "(the successor is not computed into the carried "
                     "buffer)");
-    use->set(linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(),
+    // A copy made only for the yield: the copied value goes straight into
+    // the carried buffer, without the copy. Otherwise the value computed in
+    // the iteration's own buffer (which hoisting makes a top-level slot) is
+    // copied back into the carried one.
+    if (alloc.getCopy() && alloc->hasOneUse() &&
+        use->get() == alloc.getResult()) {
+      use->set(linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(),
+                                      iterArg)
+                   .getResult(0));
+      alloc.erase();
+      continue;
+    }
+    use->set(linalg::CopyOp::create(builder, alloc.getLoc(), use->get(),
                                     iterArg)
                  .getResult(0));
-    alloc.erase();
   }
-  return !copies.empty();
+  return !yields.empty();
 }
 
 /// True when the buffer of `value`, created inside `top` (an op of a
@@ -79,6 +124,17 @@ static bool isCarriedAcrossIterations(Value value, Operation *top,
       continue;
     for (OpOperand &use : next.getUses()) {
       Operation *user = use.getOwner();
+      // An scf.while's condition passes the value to the after region (in
+      // the same iteration) and, when the loop ends, to the loop's result.
+      if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+        if (use.getOperandNumber() == 0)
+          continue;
+        auto loop = cast<scf::WhileOp>(condition->getParentOp());
+        unsigned index = use.getOperandNumber() - 1;
+        worklist.push_back(loop.getAfterArguments()[index]);
+        worklist.push_back(loop->getResult(index));
+        continue;
+      }
       if (user->hasTrait<OpTrait::IsTerminator>()) {
         Operation *parent = user->getParentOp();
         if (parent == top->getParentOp())

@@ -22,14 +22,20 @@ namespace mlir::helia {
 /// not loop bodies), and that see the values defined before `top`.
 bool isOnlyInBranches(Operation *op, Operation *top);
 
-/// For each copy that copy insertion made for a value an `scf.for` yields
-/// (`alloc_tensor copy(%v)` used only by the yield: the value is stored in
-/// a buffer the loop does not carry, e.g. a temporary hoisted before the
-/// loop), writes the value back into the iter_arg instead, right before the
-/// yield: one slot for the carried value plus the temporary, instead of a
-/// buffer per iteration. Returns true if it changed anything (the module
-/// must then be analysed again: the loop now writes into its iter_arg).
-bool copyYieldsIntoIterArgs(FunctionOpInterface func);
+/// For each value that a loop body (`scf.for`, `scf.while`'s after region)
+/// yields in a buffer created in the iteration (an `alloc_tensor` of copy
+/// insertion: a copy of a value stored in a buffer the loop does not carry,
+/// or the copy an op wrote into because it could not write into the carried
+/// value, e.g. an inner loop that reads the old value while it updates a
+/// copy), writes the value back into the carried buffer right before the
+/// yield: one slot for the carried value plus one for the iteration's
+/// temporary (hoisted to the top level), instead of a buffer per iteration.
+/// A copy used only by the yield is replaced by the copy back. `state`
+/// answers which operand's buffer an op stores its result in. Returns true
+/// if it changed anything (the module must then be analysed again: the loop
+/// now writes into its iter_arg).
+bool copyYieldsIntoIterArgs(FunctionOpInterface func,
+                            const bufferization::AnalysisState &state);
 
 /// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without a
 /// copy) and copies (`alloc_tensor copy(%v)`, except those handed to a
