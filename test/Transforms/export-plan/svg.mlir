@@ -17,11 +17,13 @@
 // CHECK:      <g class="arena" id="arena-0" data-region="0" data-name="scratch_dtcm">
 // CHECK:      scratch in dtcm, read-write, 512 bytes, 5 tensors; peak 512 bytes at step 1 of g
 // CHECK:      <svg class="plot" {{.*}} viewBox="0 0 9 512" preserveAspectRatio="none">
-// x: 64 bytes at 0, steps [0, 3].
-// CHECK:      <rect class="tensor" data-function="f" data-tensor-id="0" x="0" y="0" width="4" height="64" fill="#4e79a7"
-// CHECK-SAME: <title>x (f): scratch, 64 bytes at offset 0, steps [0, 3]</title>
+// x: 64 bytes at 0, steps [0, 3], read once (64 bytes moved per inference).
+// Slots are shaded by bytes moved per byte held, on a log scale from 0.25
+// to 1 (a&b, 128 per 64, is the plan's most used: 1.00).
+// CHECK:      <rect class="tensor" data-function="f" data-tensor-id="0" x="0" y="0" width="4" height="64" fill="#4e79a7" fill-opacity="0.72" data-traffic="64"
+// CHECK-SAME: <title>x (f): scratch, 64 bytes at offset 0, steps [0, 3], 64 bytes moved per inference</title>
 // Names are escaped.
-// CHECK:      data-tensor-id="3" x="3" y="64" width="2" height="64"
+// CHECK:      data-tensor-id="3" x="3" y="64" width="2" height="64" fill="#4e79a7" fill-opacity="1.00" data-traffic="128"
 // CHECK-SAME: <title>a&amp;b (f)
 // An unnamed tensor is its id.
 // CHECK:      data-tensor-id="4" x="4" y="0" width="2" height="64"

@@ -10,6 +10,7 @@
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/Analysis/Traffic.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Planner/Intervals.h"
@@ -149,8 +150,12 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
       if (auto limit = limits.getAs<IntegerAttr>(memory.getName()))
         capacity = limit.getInt();
     plan.memories.push_back({memory.getName().str(), capacity, physical,
-                             getArenaBytesIn(module, memory.getName())});
+                             getArenaBytesIn(module, memory.getName()), {}});
   }
+  llvm::StringMap<::helia::planner::AccessCost> costs =
+      getMemoryCosts(module, *platform);
+  for (PlanMemory &memory : plan.memories)
+    memory.cost = costs.lookup(memory.name);
 
   unsigned numBuffers = 0;
   unsigned funcIndex = 0;
@@ -171,6 +176,7 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
     }
     llvm::BitVector constantOnlyBuffers =
         findConstantOnlyBuffers(func, *analysis);
+    TrafficAnalysis traffic(*analysis);
     plan.functions.push_back(func.getName().str());
     for (const BufferInfo &buffer : analysis->getBuffers()) {
       unsigned bufferId = numBuffers++;
@@ -201,6 +207,10 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
         tensor.firstStep = buffer.firstStep;
         tensor.lastStep = buffer.lastStep;
         tensor.readers = static_cast<int64_t>(buffer.readSteps.size());
+        if (tensor.primary) {
+          tensor.readBytes = traffic.getBuffers()[buffer.index].readBytes;
+          tensor.writeBytes = traffic.getBuffers()[buffer.index].writeBytes;
+        }
         tensor.arena = it->second;
         tensor.role = binding.getRole();
         tensor.memory = binding.getMemory().getValue().str();
@@ -292,5 +302,60 @@ PlanFastShare MemoryPlan::getFastShare() const {
   if (result.accessedBytes > 0)
     result.share = static_cast<double>(result.fastAccessedBytes) /
                    static_cast<double>(result.accessedBytes);
+  return result;
+}
+
+PlanTraffic MemoryPlan::getTraffic() const {
+  PlanTraffic result;
+  llvm::StringMap<unsigned> memoryIndex;
+  for (const PlanMemory &m : memories) {
+    memoryIndex[m.name] = result.memories.size();
+    result.memories.push_back({m.name, m.name});
+  }
+  for (const PlanArena &a : arenas)
+    result.arenas.push_back({a.name, a.memory});
+  auto costOf = [&](StringRef memory) {
+    auto it = memoryIndex.find(memory);
+    return it == memoryIndex.end() ? ::helia::planner::AccessCost()
+                                   : memories[it->second].cost;
+  };
+  // Accesses are whole accesses per tensor: a 3-byte tensor takes one.
+  auto count = [&](unsigned arena, uint64_t readBytes, uint64_t writeBytes) {
+    PlanTrafficEntry &entry = result.arenas[arena];
+    ::helia::planner::AccessCost cost = costOf(entry.memory);
+    uint64_t reads = llvm::divideCeil(readBytes, cost.accessBytes);
+    uint64_t writes = llvm::divideCeil(writeBytes, cost.accessBytes);
+    double cycles = static_cast<double>(reads) * cost.readCycles +
+                    static_cast<double>(writes) * cost.writeCycles;
+    for (PlanTrafficEntry *e :
+         {&entry, &result.memories[memoryIndex.lookup(entry.memory)]}) {
+      e->readBytes = llvm::SaturatingAdd(e->readBytes, readBytes);
+      e->writeBytes = llvm::SaturatingAdd(e->writeBytes, writeBytes);
+      e->reads = llvm::SaturatingAdd(e->reads, reads);
+      e->writes = llvm::SaturatingAdd(e->writes, writes);
+      e->cycles += cycles;
+    }
+  };
+  for (const PlanTensor &t : tensors) {
+    if (!t.primary)
+      continue;
+    auto size = static_cast<uint64_t>(t.size);
+    if (t.streamArena) {
+      count(*t.streamArena, t.readBytes, t.writeBytes);
+      count(t.arena, size, 0);
+      count(*t.streamArena, 0, size);
+    } else {
+      count(t.arena, t.readBytes, t.writeBytes);
+    }
+    if (t.role == ArenaRole::Constant && t.memory != t.sourceMemory) {
+      ::helia::planner::AccessCost source = costOf(t.sourceMemory);
+      ::helia::planner::AccessCost destination = costOf(t.memory);
+      result.hydrateBytes = llvm::SaturatingAdd(result.hydrateBytes, size);
+      result.hydrateCycles += source.read(static_cast<double>(size)) +
+                              destination.write(static_cast<double>(size));
+    }
+  }
+  for (const PlanTrafficEntry &m : result.memories)
+    result.cycles += m.cycles;
   return result;
 }

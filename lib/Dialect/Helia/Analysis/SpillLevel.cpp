@@ -29,11 +29,15 @@ SpillLevel::Selection SpillLevel::selectSpills(int64_t target) const {
       item.size = buffer.alignedSize;
       item.firstStep = buffer.first;
       item.lastStep = buffer.last;
-      // Accessed bytes: what the fast memory's speed multiplies.
+      // Accessed bytes: what the fast memory's speed multiplies. Under an
+      // objective, the predicted traffic; else the size x readers proxy.
+      uint64_t accessed =
+          options.objective == ::helia::planner::Objective::Default
+              ? llvm::SaturatingMultiply<uint64_t>(
+                    buffer.info->size, buffer.info->readSteps.size())
+              : llvm::SaturatingAdd(buffer.readBytes, buffer.writeBytes);
       item.weight = static_cast<int64_t>(std::min<uint64_t>(
-          llvm::SaturatingMultiply<uint64_t>(buffer.info->size,
-                                             buffer.info->readSteps.size()),
-          std::numeric_limits<int64_t>::max()));
+          accessed, std::numeric_limits<int64_t>::max()));
       item.place = place;
       items.push_back(item);
     }

@@ -38,6 +38,11 @@ void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
             json.attribute("physical_capacity", m.physical);
           json.attribute("used", m.used);
           json.attribute("free", m.capacity - m.used);
+          json.attribute("read_cycles", static_cast<int64_t>(m.cost.readCycles));
+          json.attribute("write_cycles",
+                         static_cast<int64_t>(m.cost.writeCycles));
+          json.attribute("access_bytes",
+                         static_cast<int64_t>(m.cost.accessBytes));
         });
     });
     json.attributeArray("arenas", [&] {
@@ -85,6 +90,8 @@ void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
             json.attribute("source_memory", t.sourceMemory);
             json.attribute("offset", t.offset);
           });
+          json.attribute("read_bytes", static_cast<int64_t>(t.readBytes));
+          json.attribute("write_bytes", static_cast<int64_t>(t.writeBytes));
         });
     });
     json.attributeArray("streams", [&] {
@@ -118,6 +125,36 @@ void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
           json.attribute("successor_size", c.successorSize);
           json.attribute("reason", c.reason);
         });
+    });
+    // The measured traffic's shape (memories and arenas with read_bytes,
+    // write_bytes, reads, writes), plus the cycles the costs give.
+    PlanTraffic traffic = plan.getTraffic();
+    auto entry = [&](const PlanTrafficEntry &e, bool arena) {
+      json.object([&] {
+        json.attribute("name", e.name);
+        if (arena)
+          json.attribute("memory", e.memory);
+        json.attribute("read_bytes", static_cast<int64_t>(e.readBytes));
+        json.attribute("write_bytes", static_cast<int64_t>(e.writeBytes));
+        json.attribute("reads", static_cast<int64_t>(e.reads));
+        json.attribute("writes", static_cast<int64_t>(e.writes));
+        json.attribute("cycles", static_cast<int64_t>(e.cycles));
+      });
+    };
+    json.attributeObject("predicted_traffic", [&] {
+      json.attribute("cycles", static_cast<int64_t>(traffic.cycles));
+      json.attribute("hydrate_bytes",
+                     static_cast<int64_t>(traffic.hydrateBytes));
+      json.attribute("hydrate_cycles",
+                     static_cast<int64_t>(traffic.hydrateCycles));
+      json.attributeArray("memories", [&] {
+        for (const PlanTrafficEntry &e : traffic.memories)
+          entry(e, false);
+      });
+      json.attributeArray("arenas", [&] {
+        for (const PlanTrafficEntry &e : traffic.arenas)
+          entry(e, true);
+      });
     });
   });
   os << "\n";

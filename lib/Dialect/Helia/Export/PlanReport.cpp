@@ -188,6 +188,22 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
        << llvm::format("%.1f", 100.0 * *fast.share)
        << "% of the scratch bytes read (size x readers): "
        << fast.fastAccessedBytes << " of " << fast.accessedBytes << "\n";
+  // What the plan costs per inference by the memories' access costs
+  // (docs/Placement.md).
+  PlanTraffic traffic = plan.getTraffic();
+  os << "\nPredicted traffic per inference\n";
+  for (const PlanTrafficEntry &m : traffic.memories) {
+    if (!m.readBytes && !m.writeBytes)
+      continue;
+    os << "  " << m.name << ": " << m.readBytes << " bytes read, "
+       << m.writeBytes << " written, " << llvm::format("%.0f", m.cycles)
+       << " cycles\n";
+  }
+  os << "  total " << llvm::format("%.0f", traffic.cycles) << " cycles";
+  if (traffic.hydrateBytes)
+    os << "; hydration once: " << traffic.hydrateBytes << " bytes, "
+       << llvm::format("%.0f", traffic.hydrateCycles) << " cycles";
+  os << "\n";
   if (!numConstantOnly)
     return;
   os << "\nComputed from constants alone\n  " << numConstantOnly

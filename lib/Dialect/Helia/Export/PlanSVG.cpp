@@ -2,7 +2,8 @@
 //
 // One self-contained SVG document with a panel per arena: x is the schedule
 // step, y the offset in the arena, one rectangle per tensor coloured by its
-// kind. Each panel's plot is a nested <svg> whose user units are steps and
+// kind and shaded by its predicted traffic per byte (darker: more bytes
+// moved per byte it holds per inference; `data-traffic` gives the bytes). Each panel's plot is a nested <svg> whose user units are steps and
 // bytes, so a rectangle's y and height are the tensor's offset and size
 // exactly and a checker can compare them with the JSON plan. Labels, axes
 // and the peak marker are drawn in pixels around it.
@@ -18,6 +19,7 @@
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -149,6 +151,26 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
           {&t, t.streamOffset, t.streamStep, t.streamLastStep, true});
   }
 
+  // Traffic per byte of every buffer (its primary tensor's), and the
+  // largest, for the shading.
+  std::map<unsigned, uint64_t> trafficOf;
+  double maxDensity = 0;
+  for (const PlanTensor &t : plan.tensors)
+    if (t.primary) {
+      uint64_t moved = t.readBytes + t.writeBytes;
+      trafficOf[t.buffer] = moved;
+      if (t.size > 0)
+        maxDensity = std::max(maxDensity, static_cast<double>(moved) /
+                                              static_cast<double>(t.size));
+    }
+  auto opacity = [&](const PlanTensor &t) {
+    if (maxDensity <= 0 || t.size <= 0)
+      return 1.0;
+    double density = static_cast<double>(trafficOf[t.buffer]) /
+                     static_cast<double>(t.size);
+    return 0.25 + 0.75 * std::log1p(density) / std::log1p(maxDensity);
+  };
+
   double plotWidth = std::clamp(totalSteps * kPixelsPerStep, kMinPlotWidth,
                                 kMaxPlotWidth);
   double pxPerStep = plotWidth / totalSteps;
@@ -245,6 +267,8 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
          << "\" data-tensor-id=\"" << t.tensorId << "\" x=\"" << x
          << "\" y=\"" << slot.offset << "\" width=\"" << steps
          << "\" height=\"" << t.size << "\" fill=\"" << kindColor(slot)
+         << "\" fill-opacity=\"" << llvm::format("%.2f", opacity(t))
+         << "\" data-traffic=\"" << trafficOf[t.buffer]
          << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
          << "vector-effect=\"non-scaling-stroke\"><title>"
          << escape(t.getDisplayName());
@@ -255,7 +279,8 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
         os << "/" << stringifyResidency(*t.residency);
       os << ", " << t.size << " bytes at offset " << slot.offset
          << ", steps [" << slot.firstStep << ", " << slot.lastStep
-         << "]</title></rect>\n";
+         << "], " << trafficOf[t.buffer]
+         << " bytes moved per inference</title></rect>\n";
     }
     os << "</svg>\n";
 

@@ -55,7 +55,9 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        StringRef name, uint64_t size, bool readable,
                        bool writable, bool executable, bool init,
                        bool nonvolatile, uint64_t base, uint64_t reserved,
-                       StringRef section, StringRef region) {
+                       StringRef section, StringRef region,
+                       uint64_t readCycles, uint64_t writeCycles,
+                       uint64_t accessBytes) {
   if (name.empty())
     return emitError() << "memory needs a non-empty name";
   if (size == 0)
@@ -80,6 +82,15 @@ MemoryDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "memory '" << name << "' region '" << region
                        << "' is not a linker-script identifier; use letters, "
                           "digits and '_' (e.g. MCU_TCM)";
+  if (accessBytes == 0 || accessBytes > kMaxAccessBytes)
+    return emitError() << "memory '" << name << "' has access_bytes "
+                       << accessBytes << "; give the bytes of one access, 1 to "
+                       << kMaxAccessBytes;
+  if (readCycles > kMaxAccessCycles || writeCycles > kMaxAccessCycles)
+    return emitError() << "memory '" << name << "' costs more than "
+                       << kMaxAccessCycles
+                       << " cycles per access; give read_cycles and "
+                          "write_cycles of at most that";
   return success();
 }
 
@@ -375,6 +386,23 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
              << name
              << "' must be a dictionary of memory names to byte counts on a "
                 "builtin.module";
+    return success();
+  }
+  if (name == MemoryCostsAttrHelper::getNameStr()) {
+    auto costs = dyn_cast<DictionaryAttr>(value);
+    if (!isa<ModuleOp>(op) || !costs ||
+        !llvm::all_of(costs, [](NamedAttribute entry) {
+          auto figures = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+          return figures && figures.size() == 3 && figures[0] >= 0 &&
+                 figures[1] >= 0 && figures[2] > 0 &&
+                 static_cast<uint64_t>(figures[0]) <= kMaxAccessCycles &&
+                 static_cast<uint64_t>(figures[1]) <= kMaxAccessCycles &&
+                 static_cast<uint64_t>(figures[2]) <= kMaxAccessBytes;
+        }))
+      return op->emitOpError("'")
+             << name
+             << "' must be a dictionary of memory names to array<i64: "
+                "read_cycles, write_cycles, access_bytes> on a builtin.module";
     return success();
   }
   if (name == AttributesAttrHelper::getNameStr()) {

@@ -25,11 +25,21 @@ struct PresetMemory {
   bool writable, executable, init, nonvolatile;
   uint64_t base = 0, reserved = 0;
   const char *region = "";
+  /// CPU cycles per access of `accessBytes` bytes (MemoryDescAttr).
+  uint64_t readCycles = 1, writeCycles = 1, accessBytes = 4;
 
   PresetMemory at(uint64_t address, uint64_t reservedBytes = 0) const {
     PresetMemory m = *this;
     m.base = address;
     m.reserved = reservedBytes;
+    return m;
+  }
+  /// The access costs: cycles per read and per write of `bytes` bytes.
+  PresetMemory costs(uint64_t read, uint64_t write, uint64_t bytes = 4) const {
+    PresetMemory m = *this;
+    m.readCycles = read;
+    m.writeCycles = write;
+    m.accessBytes = bytes;
     return m;
   }
   /// The region's name in the vendor's linker script.
@@ -60,14 +70,22 @@ PresetMemory rom(const char *name, uint64_t size) {
 /// The built-in presets, in a stable order. A function-local static: built
 /// on first use, not by a global constructor at load time.
 static ArrayRef<Preset> getPresets() {
+  // Access costs are estimates, not measurements: Ambiq's public data
+  // sheets give no per-access cycle counts for SRAM, MRAM or PSRAM at the
+  // CPU's full clock. They are CPU cycles per 32-bit access: TCM is
+  // single-cycle (Arm's Cortex-M55 and M4 TRMs: zero wait states); shared
+  // SRAM sits behind the bus matrix; MRAM and flash are read through wait
+  // states that the cache hides only in part; PSRAM is an MSPI aperture.
+  // docs/Placement.md says how to calibrate them with a cycle counter.
+  //
   // Apollo4 Plus / Lite: one 384 KiB TCM; the EVBs' PSRAM is 8 MiB. The
   // SDK's script: MCU_MRAM 0x00018000 (1952 KiB), MCU_TCM 0x10000000,
   // SHARED_SRAM 0x10060000.
   static const std::vector<PresetMemory> apollo4 = {
       dtcm(384 * KiB).at(0x10000000).in("MCU_TCM"),
-      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM"),
-      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM"),
-      psram(8 * MiB)};
+      sram(1 * MiB).at(0x10060000).in("SHARED_SRAM").costs(2, 2),
+      mram(2000 * KiB).at(0x00018000, 48 * KiB).in("MCU_MRAM").costs(4, 4),
+      psram(8 * MiB).costs(20, 20)};
   static const Preset presets[] = {
       // Apollo510, the SDK's SBL linker script: MCU_ITCM 0x00000000 256 KiB,
       // MCU_TCM 0x20000000 496 KiB of the 512 KiB DTCM, SHARED_SRAM
@@ -76,8 +94,9 @@ static ArrayRef<Preset> getPresets() {
       {"apollo510_evb",
        {itcm(256 * KiB).at(0x00000000).in("MCU_ITCM"),
         dtcm(512 * KiB).at(0x20000000, 16 * KiB).in("MCU_TCM"),
-        sram(3 * MiB).at(0x20080000).in("SHARED_SRAM"),
-        mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM"), psram(64 * MiB)},
+        sram(3 * MiB).at(0x20080000).in("SHARED_SRAM").costs(3, 2),
+        mram(4 * MiB).at(0x00410000, 64 * KiB).in("MCU_MRAM").costs(6, 6),
+        psram(64 * MiB).costs(24, 24)},
        {"dtcm", "sram"},
        16},
       {"apollo4p_evb", apollo4, {"dtcm", "sram"}, 16},
@@ -86,18 +105,20 @@ static ArrayRef<Preset> getPresets() {
       // 2000 KiB NOR flash plays MRAM's role (from 0x0000C000 after the SBL).
       {"apollo3p_evb",
        {dtcm(64 * KiB).at(0x10000000), sram(700 * KiB).at(0x10010000),
-        mram(2000 * KiB).at(0x0000C000)},
+        mram(2000 * KiB).at(0x0000C000).costs(2, 2)},
        {"dtcm", "sram"},
        16},
       // QEMU's mps3-an547 (Arm Corstone SSE-300 with a Cortex-M55): ITCM
       // 0x00000000 512 KiB (the image's code and vector table), SRAM
       // 0x01000000 2 MiB, DTCM 0x20000000 512 KiB (its last 64 KiB hold the
       // application's stack, .data and .bss), QSPI flash 0x28000000 8 MiB as
-      // the read-only, initialised memory of cold constants.
+      // the read-only, initialised memory of cold constants. QEMU does not
+      // time memories; the costs are those of the board's FPGA image
+      // (estimates: TCM single-cycle, SRAM behind the bus, QSPI slow).
       {"mps3_an547",
-       {itcm(512 * KiB).at(0x00000000), sram(2 * MiB).at(0x01000000),
+       {itcm(512 * KiB).at(0x00000000), sram(2 * MiB).at(0x01000000).costs(2, 2),
         dtcm(512 * KiB).at(0x20000000, 64 * KiB),
-        rom("qspi", 8 * MiB).at(0x28000000)},
+        rom("qspi", 8 * MiB).at(0x28000000).costs(10, 10)},
        {"dtcm", "sram"},
        16},
   };
@@ -124,7 +145,8 @@ PlatformAttr mlir::helia::getPlatformPreset(MLIRContext *ctx, StringRef name) {
   for (const PresetMemory &m : preset->memories)
     memories.push_back(MemoryDescAttr::get(
         ctx, m.name, m.size, /*readable=*/true, m.writable, m.executable,
-        m.init, m.nonvolatile, m.base, m.reserved, /*section=*/"", m.region));
+        m.init, m.nonvolatile, m.base, m.reserved, /*section=*/"", m.region,
+        m.readCycles, m.writeCycles, m.accessBytes));
   SmallVector<StringAttr> preferred;
   for (const char *p : preset->preferred)
     preferred.push_back(StringAttr::get(ctx, p));

@@ -51,6 +51,10 @@ void mlir::helia::buildHeliaPlanningPipeline(
   assign.memoryLimits.assign(options.memoryLimits.begin(),
                              options.memoryLimits.end());
   assign.remarks = options.remarks;
+  assign.objective = options.objective;
+  assign.amortize = options.amortize;
+  assign.memoryCosts.assign(options.memoryCosts.begin(),
+                            options.memoryCosts.end());
   pm.addPass(createHeliaAssignBindings(assign));
 
   HeliaVerifyPlanOptions verify;

@@ -12,6 +12,7 @@
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/Analysis/Traffic.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/MemoryLimits.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
@@ -50,6 +51,8 @@ private:
     options.streamPool = streamPool;
     options.streamBudget = streamBudget;
     options.remarks = remarks;
+    options.objective = objective;
+    options.amortize = amortize;
     return options;
   }
 };
@@ -131,18 +134,33 @@ void HeliaAssignBindings::runOnOperation() {
   if (failed(schedule))
     return signalPassFailure();
 
+  FailureOr<DictionaryAttr> costOverrides =
+      parseMemoryCosts(*platformAttr, memoryCosts, module.getLoc());
+  if (failed(costOverrides))
+    return signalPassFailure();
+  // Recorded, as the limits are, so that the exports cost the plan alike.
+  if (*costOverrides)
+    module->setAttr(HeliaDialect::MemoryCostsAttrHelper::getNameStr(),
+                    *costOverrides);
   BindingPlan plan(**schedule, *platformAttr, std::move(*capacities),
                    module.getLoc());
   BindingOptions options = getBindingOptions();
+  llvm::StringMap<::helia::planner::AccessCost> costs =
+      getMemoryCosts(module, *platformAttr);
+  if (options.objective != ::helia::planner::Objective::Default)
+    setPredictedTraffic(plan);
   MemoryChooser memories(plan);
   bool planned = succeeded(memories.chooseConstantHomes()) &&
                  succeeded(memories.choosePersistentHomes()) &&
+                 succeeded(TrafficObjective(plan, options, costs).run()) &&
                  succeeded(memories.checkCapacities()) &&
                  succeeded(StreamScheduler(plan, options).run()) &&
                  succeeded(ScratchPacker(plan, options).run()) &&
                  succeeded(memories.checkCapacities());
   numSpilled += plan.getStatistics().spilled;
   numStreamFallbacks += plan.getStatistics().streamFallbacks;
+  for (const BufferPlan &buffer : plan.getBuffers())
+    numPinnedByObjective += buffer.pinnedByObjective;
   if (!planned)
     return signalPassFailure();
   writeBindingPlan(module, plan);

@@ -15,6 +15,7 @@
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Planner.h"
+#include "helia/Planner/Traffic.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
@@ -73,6 +74,11 @@ struct BufferPlan {
   /// Streamed constants: the slot's lifetime and offset in the pool.
   bool streamed = false;
   int64_t streamFirst = 0, streamLast = 0, streamOffset = 0;
+  /// Predicted bytes read from and written to the buffer per inference
+  /// (TrafficAnalysis); filled when the objective is not Default.
+  uint64_t readBytes = 0, writeBytes = 0;
+  /// True when the objective, not a rule, pinned the constant.
+  bool pinnedByObjective = false;
 };
 
 /// The choices of helia-assign-bindings that are not the platform's.
@@ -87,6 +93,10 @@ struct BindingOptions {
   uint64_t streamBudget = 0;
   /// Explain spills and stream fallbacks with remarks.
   bool remarks = false;
+  /// What the choice of constants' homes and scratch spills optimises.
+  ::helia::planner::Objective objective = ::helia::planner::Objective::Default;
+  /// Inferences a pin's hydration is amortised over (objective=traffic).
+  uint64_t amortize = 1000;
 };
 
 /// What the planners did, for the pass statistics.
@@ -133,6 +143,8 @@ public:
     arenaSizes[key] = bytes;
   }
   /// Adds `bytes` to the size of `key` (saturating, see addBytes).
+  /// Forgets every arena size (before the homes are chosen again).
+  void clearArenaBytes() { arenaSizes.clear(); }
   void addArenaBytes(const ArenaKey &key, int64_t bytes) {
     int64_t &size = arenaSizes[key];
     size = addBytes(size, bytes);

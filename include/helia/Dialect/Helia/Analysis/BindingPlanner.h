@@ -49,14 +49,14 @@ public:
   /// Fails with a located error naming the arenas and the largest tensors
   /// of the first memory whose arenas exceed its capacity.
   LogicalResult checkCapacities() const;
+  /// The memory of constants that no rule places, or "" if none fits.
+  StringRef getDefaultConstantSource() const;
 
 private:
   /// Where a constant or persistent tensor takes bytes of a memory.
   enum class Use { Pinned, Source, Cold, Persistent };
   using User = std::pair<unsigned, Use>;
 
-  /// The memory of constants that no rule places, or "" if none fits.
-  StringRef getDefaultConstantSource() const;
   /// The buffers taking bytes of `memory` other than scratch, largest first.
   SmallVector<User> getUsers(StringRef memory) const;
   /// Names `users` in `diag` (the first few) and attaches the fixes.
@@ -64,6 +64,43 @@ private:
                     ArrayRef<User> users) const;
 
   BindingPlan &plan;
+};
+
+/// Fills BufferPlan::readBytes and writeBytes of every buffer from the
+/// TrafficAnalysis of its function.
+void setPredictedTraffic(BindingPlan &plan);
+
+/// objective=traffic and the strategies it is compared with: which open
+/// constants (no rule gave them a residency or a destination) to pin into
+/// which preferred memory, from the buffers' predicted traffic
+/// (BufferPlan::readBytes) and the memories' access costs. Runs after
+/// MemoryChooser has chosen the homes the rules ask for, so that the bytes
+/// those take are known; chooses the homes again with the pins it adds.
+class TrafficObjective {
+public:
+  TrafficObjective(BindingPlan &plan, const BindingOptions &options,
+                   const llvm::StringMap<::helia::planner::AccessCost> &costs)
+      : plan(plan), options(options), costs(costs) {}
+
+  /// Pins the constants the objective chooses, then runs
+  /// MemoryChooser::chooseConstantHomes and choosePersistentHomes again.
+  /// Fails with a located error when objective=exact gives up.
+  LogicalResult run();
+
+private:
+  /// The bytes each destination can give to pins: its free bytes less the
+  /// live peak of the scratch that will want it and the stream pool.
+  int64_t getRoom(StringRef memory, unsigned rank) const;
+  /// The pin problem of the open constants `open` into `destinations`.
+  ::helia::planner::PinProblem
+  getProblem(ArrayRef<unsigned> open, ArrayRef<StringRef> destinations) const;
+  void remark(const ::helia::planner::PinProblem &problem,
+              ArrayRef<unsigned> open, ArrayRef<StringRef> destinations,
+              const std::vector<int> &choice) const;
+
+  BindingPlan &plan;
+  const BindingOptions &options;
+  const llvm::StringMap<::helia::planner::AccessCost> &costs;
 };
 
 /// Packs sets of buffers of a plan with the packing library.

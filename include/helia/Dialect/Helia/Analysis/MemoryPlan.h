@@ -13,6 +13,7 @@
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Planner/Traffic.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -33,6 +34,8 @@ struct PlanMemory {
   /// Bytes of the arenas in this memory (source blobs of staged arenas
   /// included).
   int64_t used = 0;
+  /// Its access costs: the platform's, or the plan's memory-cost.
+  ::helia::planner::AccessCost cost;
 };
 
 struct PlanArena {
@@ -65,6 +68,10 @@ struct PlanTensor {
   /// returned value counts its return): `size * readers` is the bytes it is
   /// accessed with, what its memory's speed multiplies.
   int64_t readers = 0;
+  /// Predicted bytes the buffer is read and written with per inference
+  /// (TrafficAnalysis); on the buffer's primary tensor, 0 on the others.
+  uint64_t readBytes = 0;
+  uint64_t writeBytes = 0;
   /// Effective residency of a constant (pin for staged, stream when it has a
   /// stream slot, direct otherwise); unset for other kinds.
   std::optional<Residency> residency;
@@ -137,6 +144,29 @@ struct PlanFastShare {
   std::optional<double> share;
 };
 
+/// Predicted traffic of one memory or arena per inference, in the shape of
+/// the measured traffic (docs/Placement.md): bytes and accesses (whole
+/// accesses of the memory's width) read and written, and the cycles the
+/// memory's costs give them.
+struct PlanTrafficEntry {
+  std::string name;
+  std::string memory;
+  uint64_t readBytes = 0, writeBytes = 0;
+  uint64_t reads = 0, writes = 0;
+  double cycles = 0;
+};
+
+struct PlanTraffic {
+  /// One per memory of the platform, in its order; one per arena.
+  std::vector<PlanTrafficEntry> memories, arenas;
+  /// The sum of the memories' cycles per inference.
+  double cycles = 0;
+  /// The one hydration of the staged arenas, before the first inference:
+  /// its bytes (read from the sources, written into the arenas) and cycles.
+  uint64_t hydrateBytes = 0;
+  double hydrateCycles = 0;
+};
+
 struct MemoryPlan {
   std::string platform;
   /// The platform's first preferred memory (empty if it prefers none).
@@ -173,6 +203,12 @@ struct MemoryPlan {
   /// buffer once) that the fast memory holds: what decides speed on the
   /// device once scratch spills (docs/PlanFormat.md, `fast_share`).
   PlanFastShare getFastShare() const;
+
+  /// The predicted traffic per memory and per arena: every buffer's reads
+  /// and writes in its arena, a streamed constant's reads in its pool slot
+  /// plus its copy (read from its arena, written into the pool) on every
+  /// inference; the hydration apart.
+  PlanTraffic getTraffic() const;
 };
 
 } // namespace mlir::helia

@@ -76,10 +76,16 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     `MCU_TCM`, `SHARED_SRAM`, `MCU_MRAM`); empty (the default) is the
     memory's name in upper case (docs/Firmware.md).
 
+    `read_cycles` and `write_cycles` are the CPU cycles one access of
+    `access_bytes` bytes costs (default 1, 1 and 4: a zero-wait-state 32-bit
+    memory); the traffic model multiplies them with the accesses a plan makes
+    (docs/Placement.md). Writing to a memory that is not `writable` happens
+    only at hydration time and is not costed.
+
     ```mlir
     #helia.memory_desc<name = "mram", size = 4194304, writable = false,
                        executable = true, init = true, nonvolatile = true,
-                       base = 0x410000, reserved = 262144>
+                       base = 0x410000, reserved = 262144, read_cycles = 4>
     ```
   }];
   let parameters = (ins
@@ -93,7 +99,10 @@ def Helia_MemoryDescAttr : Helia_Attr<"MemoryDesc", "memory_desc"> {
     DefaultValuedParameter<"uint64_t", "0">:$base,
     DefaultValuedParameter<"uint64_t", "0">:$reserved,
     StringRefParameter<"output section of the arenas", "\"\"">:$section,
-    StringRefParameter<"linker-script region", "\"\"">:$region
+    StringRefParameter<"linker-script region", "\"\"">:$region,
+    DefaultValuedParameter<"uint64_t", "1">:$read_cycles,
+    DefaultValuedParameter<"uint64_t", "1">:$write_cycles,
+    DefaultValuedParameter<"uint64_t", "4">:$access_bytes
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -63,6 +63,9 @@ def Helia_Dialect : Dialect {
   // - memory_limits: module; written by helia-assign-bindings: memory name
   //   to the capacity in bytes the plan was made for, for each memory a
   //   `memory-limit` set.
+  // - memory_costs: module; written by helia-assign-bindings: memory name
+  //   to `array<i64: read_cycles, write_cycles, access_bytes>` for each
+  //   memory a `memory-cost` set (the platform's figures otherwise).
   // - firmware: module; builtin attributes that carry what
   //   helia-assign-sections needs through the conversion to LLVM: `prefix`
   //   and `entries` (helia-arena-calling-convention), `platform` and
@@ -79,6 +82,7 @@ def Helia_Dialect : Dialect {
     "::mlir::Attribute":$binding,
     "::mlir::IntegerAttr":$in_place,
     "::mlir::DictionaryAttr":$memory_limits,
+    "::mlir::DictionaryAttr":$memory_costs,
     "::mlir::DictionaryAttr":$firmware,
     "::mlir::ArrayAttr":$carried
   );

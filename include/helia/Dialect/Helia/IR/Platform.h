@@ -25,6 +25,13 @@ inline constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
 /// Largest memory size (and memory-limit) helia accepts, in bytes.
 inline constexpr uint64_t kMaxMemoryBytes = uint64_t(1) << 62;
 
+/// Largest `access_bytes` and `read_cycles`/`write_cycles` of a memory: a
+/// bus moves at most a cache line per access, and no memory of a
+/// microcontroller stalls a million cycles; the bounds keep cycle sums far
+/// from overflow.
+inline constexpr uint64_t kMaxAccessBytes = 1024;
+inline constexpr uint64_t kMaxAccessCycles = uint64_t(1) << 20;
+
 /// Names of the built-in presets, in a stable order.
 ArrayRef<StringRef> getPlatformPresetNames();
 

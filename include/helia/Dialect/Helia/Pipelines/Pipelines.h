@@ -5,6 +5,7 @@
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Planner.h"
+#include "helia/Planner/Traffic.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -88,8 +89,33 @@ struct HeliaMemoryPipelineOptions
       llvm::cl::desc("Byte limit of a memory, as name=bytes (repeatable)")};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
-      llvm::cl::desc("Explain spills and stream fallbacks with remarks"),
+      llvm::cl::desc("Explain spills, stream fallbacks and the objective's "
+                     "choices with remarks"),
       llvm::cl::init(false)};
+  PassOptions::Option<::helia::planner::Objective> objective{
+      *this, "objective",
+      llvm::cl::desc("What the homes of open constants and the scratch "
+                     "spills optimise (docs/Placement.md)"),
+      llvm::cl::init(::helia::planner::Objective::Default),
+      llvm::cl::values(
+          clEnumValN(::helia::planner::Objective::Default, "default",
+                     "constants cold where the rules put them"),
+          clEnumValN(::helia::planner::Objective::Traffic, "traffic",
+                     "predicted memory cycles per inference"),
+          clEnumValN(::helia::planner::Objective::Exact, "exact",
+                     "the same, solved exactly (small models)"),
+          clEnumValN(::helia::planner::Objective::Hand, "hand",
+                     "pin the constants with the most traffic that fit"),
+          clEnumValN(::helia::planner::Objective::FastShare, "fast-share",
+                     "pin by size x readers, the fast_share proxy"))};
+  PassOptions::Option<uint64_t> amortize{
+      *this, "amortize",
+      llvm::cl::desc("Inferences a pin's one hydration is amortised over"),
+      llvm::cl::init(1000)};
+  PassOptions::ListOption<std::string> memoryCosts{
+      *this, "memory-cost",
+      llvm::cl::desc("Access costs of a memory, as "
+                     "name=read,write[,access_bytes] in cycles (repeatable)")};
   PassOptions::Option<std::string> planJson{
       *this, "plan-json",
       llvm::cl::desc("Also write the plan as JSON to this path ('-': stdout)")};

@@ -1,7 +1,8 @@
-//===- MemoryLimits.h - the memory-limit option -----------------*- C++ -*-===//
+//===- MemoryLimits.h - the memory-limit and memory-cost options *- C++ -*-===//
 //
 // The `memory-limit` option of helia-assign-bindings and helia-verify-plan
-// (entries `name=bytes`, e.g. `dtcm=65536`): the capacities a plan must fit.
+// (entries `name=bytes`, e.g. `dtcm=65536`): the capacities a plan must fit;
+// and the `memory-cost` option of helia-assign-bindings (access costs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,18 @@ namespace mlir::helia {
 FailureOr<llvm::StringMap<int64_t>>
 getMemoryCapacities(PlatformAttr platform, ArrayRef<std::string> limits,
                     Location loc);
+
+/// Parses the `memory-cost` option of helia-assign-bindings (entries
+/// `name=read,write` or `name=read,write,access_bytes`, e.g.
+/// `sram=3,2` or `psram=24,24,4`) into the module attribute
+/// `helia.memory_costs`: memory name to `array<i64: read_cycles,
+/// write_cycles, access_bytes>`, an unset access width staying the
+/// platform's. Null when `entries` is empty. Emits a located error at `loc`
+/// and fails on a malformed entry, an unknown memory or a figure out of
+/// range.
+FailureOr<DictionaryAttr> parseMemoryCosts(PlatformAttr platform,
+                                           ArrayRef<std::string> entries,
+                                           Location loc);
 
 } // namespace mlir::helia
 

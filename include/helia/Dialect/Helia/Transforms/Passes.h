@@ -5,6 +5,7 @@
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Planner.h"
+#include "helia/Planner/Traffic.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -284,11 +284,34 @@ def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
     ListOption<"memoryLimits", "memory-limit", "std::string",
                "Byte limit of a memory, as name=bytes (repeatable)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Explain spills and stream fallbacks with remarks">,
+           "Explain spills, stream fallbacks and the objective's choices "
+           "with remarks">,
+    Option<"objective", "objective", "::helia::planner::Objective",
+           /*default=*/"::helia::planner::Objective::Default",
+           "What the homes of open constants and the scratch spills "
+           "optimise (docs/Placement.md)",
+           [{::llvm::cl::values(
+             clEnumValN(::helia::planner::Objective::Default, "default",
+                        "constants cold where the rules put them"),
+             clEnumValN(::helia::planner::Objective::Traffic, "traffic",
+                        "predicted memory cycles per inference"),
+             clEnumValN(::helia::planner::Objective::Exact, "exact",
+                        "the same, solved exactly (small models)"),
+             clEnumValN(::helia::planner::Objective::Hand, "hand",
+                        "pin the constants with the most traffic that fit"),
+             clEnumValN(::helia::planner::Objective::FastShare, "fast-share",
+                        "pin by size x readers, the fast_share proxy"))}]>,
+    Option<"amortize", "amortize", "uint64_t", /*default=*/"1000",
+           "Inferences a pin's one hydration is amortised over">,
+    ListOption<"memoryCosts", "memory-cost", "std::string",
+               "Access costs of a memory, as name=read,write[,access_bytes] "
+               "in cycles (repeatable)">,
   ];
   let statistics = [
     Statistic<"numSpilled", "spilled",
               "Scratch buffers moved to a later preferred memory">,
+    Statistic<"numPinnedByObjective", "pinned-by-objective",
+              "Constants the objective pinned into a preferred memory">,
     Statistic<"numStreamFallbacks", "stream-fallbacks",
               "Streamed constants read in place instead">,
   ];
