@@ -27,3 +27,12 @@ python3 "$root/bench/traffic.py" --build "$build" --markdown \
   "$bench/tflite/kws_ref_model.tflite" "$bench/tflite/vww_96_int8.tflite" \
   "$bench/tflite/pretrainedResnet_quant.tflite" "$bench/tflite/ad01_int8.tflite" \
   "$bench/frontend/transformer_block.tosa.mlir"
+echo
+echo "== Placement objectives, predicted memory cycles per inference (bench/strategies.py)"
+python3 "$root/bench/strategies.py" --build "$build" --bench "$bench" --check
+echo
+echo "== Placement objectives, measured under the helia-traffic plugin (bench/measured_strategies.py)"
+python3 "$root/bench/measured_strategies.py" --build "$build" \
+  "$bench/tflite/kws_ref_model.tflite=32768" "$bench/tflite/kws_ref_model.tflite=24576" \
+  "$bench/tflite/vww_96_int8.tflite=131072" "$bench/tflite/pretrainedResnet_quant.tflite=98304" \
+  "$bench/tflite/ad01_int8.tflite=131072"
