@@ -50,6 +50,7 @@ from run import (LLVM, PLAIN, RUNNER_LIBS, SYSTEM_PYTHON, TO_LLVM, TOSA,  # noqa
                  Failure, as_float, batches, function_name, harness, have_armnn,
                  parse_output, run, signature)
 import run as run_py  # noqa: E402
+from tflite_softmax import quantize_multiplier  # noqa: E402
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 SCHEMA = os.path.join(ROOT, "lib", "Target", "TFLite", "TFLiteSchema.fbs")
 # The TFLite recipe (accumulators one element at a time, convolution
@@ -827,22 +828,6 @@ ARMNN_DEVIATES = {
 def tfl_round(np, x):
     """Round half away from zero (TfLiteRound, std::round)."""
     return np.sign(x) * np.floor(np.abs(x) + 0.5)
-
-
-def quantize_multiplier(real):
-    import math
-    if real == 0:
-        return 0, 0
-    q, shift = math.frexp(real)
-    # TfLiteRound: half away from zero (Python's round is half to even).
-    t = abs(q) * (1 << 31)
-    fixed = int(math.floor(t + 0.5)) * (1 if q > 0 else -1)
-    if fixed == 1 << 31:
-        fixed //= 2
-        shift += 1
-    if shift < -31:
-        return 0, 0
-    return fixed, shift
 
 
 def mbqm(np, x, mult, shift):

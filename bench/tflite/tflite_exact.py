@@ -16,21 +16,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import layers as L  # noqa: E402
+from tflite_softmax import quantize_multiplier  # noqa: E402
 
 I64 = np.int64
-
-
-def quantize_multiplier(d):
-    if d == 0.0:
-        return 0, 0
-    q, shift = math.frexp(d)
-    qf = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)  # std::round
-    if qf == (1 << 31):
-        qf //= 2
-        shift += 1
-    if shift < -31:
-        shift, qf = 0, 0
-    return qf, shift
 
 
 def srdhm(a, b):

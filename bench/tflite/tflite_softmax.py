@@ -1,7 +1,23 @@
-"""TFLite's int8 SOFTMAX (reference_ops::Softmax, gemmlowp fixed point), scalar Python ints."""
+"""TFLite's scalar integer arithmetic in Python ints: QuantizeMultiplier,
+gemmlowp's fixed point, and the int8 SOFTMAX (reference_ops::Softmax)."""
 import math
 
 MIN, MAX = -(1 << 31), (1 << 31) - 1
+
+
+def quantize_multiplier(real):
+    """QuantizeMultiplier: (multiplier, shift), round half away from zero
+    (TfLiteRound; Python's round is half to even)."""
+    if real == 0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q > 0 else -1)
+    if fixed == 1 << 31:
+        fixed //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return fixed, shift
 
 
 def w32(x):
@@ -101,17 +117,6 @@ def get_reciprocal(x, int_digits):
     nbou = int_digits - h
     ssm1 = w32(((x & 0xFFFFFFFF) << h & 0xFFFFFFFF) - (1 << 31))
     return one_over_one_plus_x(ssm1), nbou
-
-
-def quantize_multiplier(d):
-    q, shift = math.frexp(d)
-    qf = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
-    if qf == (1 << 31):
-        qf //= 2
-        shift += 1
-    if shift < -31:
-        shift, qf = 0, 0
-    return qf, shift
 
 
 def softmax_int8(row, in_scale, beta=1.0, out_min=-128, out_max=127):
