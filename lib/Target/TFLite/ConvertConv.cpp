@@ -313,10 +313,9 @@ LogicalResult mlir::helia::tflite::convertConv2D(OpContext &ctx) {
       failed(checkRank(ctx, 1, 4, "filter")))
     return failure();
   FailureOr<const fb::Conv2DOptions *> opts =
-      ctx.getOptions<fb::Conv2DOptions>();
-  if (failed(opts) || !*opts)
-    return failed(opts) ? failure()
-                        : ctx.emitError() << "has no Conv2DOptions";
+      ctx.getRequiredOptions<fb::Conv2DOptions>();
+  if (failed(opts))
+    return failure();
   FailureOr<ConvKind> kind = getConvKind(ctx, 0, 1, 2, true);
   if (failed(kind))
     return failure();
@@ -351,10 +350,9 @@ LogicalResult mlir::helia::tflite::convertDepthwiseConv2D(OpContext &ctx) {
       failed(checkRank(ctx, 1, 4, "filter")))
     return failure();
   FailureOr<const fb::DepthwiseConv2DOptions *> opts =
-      ctx.getOptions<fb::DepthwiseConv2DOptions>();
-  if (failed(opts) || !*opts)
-    return failed(opts) ? failure()
-                        : ctx.emitError() << "has no DepthwiseConv2DOptions";
+      ctx.getRequiredOptions<fb::DepthwiseConv2DOptions>();
+  if (failed(opts))
+    return failure();
   FailureOr<ConvKind> kind = getConvKind(ctx, 0, 1, 2, false);
   if (failed(kind))
     return failure();
@@ -457,10 +455,9 @@ LogicalResult mlir::helia::tflite::convertTransposeConv(OpContext &ctx) {
       failed(checkRank(ctx, 2, 4, "input")))
     return failure();
   FailureOr<const fb::TransposeConvOptions *> opts =
-      ctx.getOptions<fb::TransposeConvOptions>();
-  if (failed(opts) || !*opts)
-    return failed(opts) ? failure()
-                        : ctx.emitError() << "has no TransposeConvOptions";
+      ctx.getRequiredOptions<fb::TransposeConvOptions>();
+  if (failed(opts))
+    return failure();
   FailureOr<ConvKind> kind = getConvKind(ctx, 2, 1, 3, false);
   if (failed(kind))
     return failure();

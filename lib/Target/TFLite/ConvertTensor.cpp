@@ -427,9 +427,9 @@ LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
   if (failed(ctx.checkArity(1, 1, 1)))
     return failure();
   FailureOr<const fb::Pool2DOptions *> opts =
-      ctx.getOptions<fb::Pool2DOptions>();
-  if (failed(opts) || !*opts)
-    return failed(opts) ? failure() : ctx.emitError() << "has no Pool2DOptions";
+      ctx.getRequiredOptions<fb::Pool2DOptions>();
+  if (failed(opts))
+    return failure();
   FailureOr<PoolGeometry> g = getPoolGeometry(ctx, *opts);
   FailureOr<Value> input = ctx.getInput(0);
   if (failed(g) || failed(input))
@@ -450,9 +450,9 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   if (failed(ctx.checkArity(1, 1, 1)))
     return failure();
   FailureOr<const fb::Pool2DOptions *> opts =
-      ctx.getOptions<fb::Pool2DOptions>();
-  if (failed(opts) || !*opts)
-    return failed(opts) ? failure() : ctx.emitError() << "has no Pool2DOptions";
+      ctx.getRequiredOptions<fb::Pool2DOptions>();
+  if (failed(opts))
+    return failure();
   FailureOr<PoolGeometry> g = getPoolGeometry(ctx, *opts);
   FailureOr<Value> input = ctx.getInput(0);
   if (failed(g) || failed(input))

@@ -146,6 +146,17 @@ public:
     }
     return static_cast<const T *>(op->builtin_options());
   }
+  /// The options table of an operator that cannot go without it: an error
+  /// naming the missing table when the operator has none.
+  template <typename T>
+  FailureOr<const T *> getRequiredOptions() {
+    FailureOr<const T *> opts = getOptions<T>();
+    if (succeeded(opts) && !*opts)
+      return emitError() << "has no "
+                         << fb::EnumNameBuiltinOptions(
+                                fb::BuiltinOptionsTraits<T>::enum_value);
+    return opts;
+  }
 
   /// The location of output `j` (its TFLite name), or of an intermediate
   /// value named `<output name>/<suffix>`.
