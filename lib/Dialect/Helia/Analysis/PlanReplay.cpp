@@ -294,6 +294,10 @@ void Replay::flatten(Function &fn) {
   for (Operation &op : entry.without_terminator())
     emitOp(fn, &op, streamsAt);
   Operation *ret = entry.getTerminator();
+  // A streamed constant first read by the return is copied right before it.
+  if (auto streams = streamsAt.find(ret); streams != streamsAt.end())
+    for (OwnerId owner : streams->second)
+      fn.events.push_back({Event::Write, owner, ret});
   for (Value value : ret->getOperands()) {
     emitRead(fn, value, ret);
     fn.results.push_back(ownerOf(value));
