@@ -177,8 +177,10 @@ helia::planner::parseTrafficProfile(llvm::StringRef text) {
   if (!functions)
     return fail();
   llvm::StringSet<> functionNames;
+  // A Path refers to its parent: each level is a named object.
+  json::Path functionsPath = path.field("functions");
   for (auto [i, value] : llvm::enumerate(*functions)) {
-    json::Path at = path.field("functions").index(i);
+    json::Path at = functionsPath.index(i);
     ProfileFunction function;
     if (!mapFunction(value, function, at))
       return fail();
@@ -192,8 +194,9 @@ helia::planner::parseTrafficProfile(llvm::StringRef text) {
   if (!tensors)
     return fail();
   std::set<std::pair<std::string, uint64_t>> seen;
+  json::Path tensorsPath = path.field("tensors");
   for (auto [i, value] : llvm::enumerate(*tensors)) {
-    json::Path at = path.field("tensors").index(i);
+    json::Path at = tensorsPath.index(i);
     ProfileEntry entry;
     if (!mapEntry(value, entry, at))
       return fail();
