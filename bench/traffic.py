@@ -528,6 +528,9 @@ def main():
     ap.add_argument("--profile", metavar="FILE",
                     help="write the traffic profile of the run (measured bytes per "
                          "buffer) for helia-compile --traffic-profile")
+    ap.add_argument("--profile-memories", default="dtcm,sram", metavar="M,M",
+                    help="with --profile: also measure every constant pinned into "
+                         "each of these memories (default dtcm,sram; '' for none)")
     ap.add_argument("--replan", action="store_true",
                     help="with --profile: plan again with --objective=traffic and "
                          "the profile, and measure and report that plan instead")
@@ -547,11 +550,45 @@ def main():
         ap.error("--replan needs --profile FILE")
     results = []
 
+    def profile_memories(work, first):
+        """Measures the plan again with every constant pinned into each of
+        --profile-memories (no memory limit) and adds those constants'
+        entries to the profile: the lowered code reads some weights more
+        often in one memory than in another."""
+        profile = json.load(open(args.profile))
+        choice = profile["compile"]["pad_in_place"]
+        for memory in [m for m in args.profile_memories.split(",") if m]:
+            rules = os.path.join(work, f"pin-{memory}.json")
+            with open(rules, "w") as f:
+                json.dump([{"type": "constant",
+                            "attributes": {"constant_destination_memory": memory}}], f)
+            run_args = argparse.Namespace(**vars(args))
+            run_args.rules = rules
+            run_args.memory_limit = []
+            run_args.profile = os.path.join(work, f"profile-{memory}.json")
+            run_args.compile_option = [o for o in args.compile_option
+                                       if not o.startswith(("--objective=", "--pad-in-place="))]
+            run_args.compile_option.append(f"--pad-in-place={choice}")
+            try:
+                measure(run_args, work)
+            except Failure as e:
+                print(f"traffic.py: note: {args.model}: no profile with every constant "
+                      f"in {memory}: {str(e).splitlines()[0]}", file=sys.stderr)
+                continue
+            extra = json.load(open(run_args.profile))
+            profile["tensors"] += [e for e in extra["tensors"]
+                                   if e["kind"] == "constant" and e["memory"] == memory]
+        with open(args.profile, "w") as f:
+            json.dump(profile, f, indent=1)
+            f.write("\n")
+        return first
+
     def measure_in(work):
         if not args.replan:
-            return measure(args, work)
+            result = measure(args, work)
+            return profile_memories(work, result) if args.profile else result
         # Measure, write the profile, then plan by it and measure that plan.
-        measure(args, work)
+        profile_memories(work, measure(args, work))
         choice = json.load(open(args.profile))["compile"]["pad_in_place"]
         replan = argparse.Namespace(**vars(args))
         replan.profile = None

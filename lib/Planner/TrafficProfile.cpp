@@ -11,6 +11,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <set>
+#include <tuple>
 #include <utility>
 
 using namespace helia::planner;
@@ -193,7 +194,9 @@ helia::planner::parseTrafficProfile(llvm::StringRef text) {
   const json::Array *tensors = getArray("tensors");
   if (!tensors)
     return fail();
-  std::set<std::pair<std::string, uint64_t>> seen;
+  // One entry per tensor and memory: a profile may merge runs with the
+  // tensor in different memories.
+  std::set<std::tuple<std::string, uint64_t, std::string>> seen;
   json::Path tensorsPath = path.field("tensors");
   for (auto [i, value] : llvm::enumerate(*tensors)) {
     json::Path at = tensorsPath.index(i);
@@ -205,9 +208,9 @@ helia::planner::parseTrafficProfile(llvm::StringRef text) {
       return fail();
     }
     for (uint64_t member : entry.members)
-      if (!seen.insert({entry.function, member}).second) {
+      if (!seen.insert({entry.function, member, entry.memory}).second) {
         at.field("members").report(
-            "counts a tensor that another entry counts");
+            "counts a tensor that another entry counts in the same memory");
         return fail();
       }
     profile.tensors.push_back(std::move(entry));

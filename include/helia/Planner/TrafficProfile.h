@@ -24,8 +24,12 @@
 //
 // `functions` gives every planned function with its number of tensors (the
 // model's fingerprint); each entry of `tensors` one buffer, by the id of
-// one of its tensors, with `members` the tensor ids of the whole buffer.
-// Counts are totals over `runs` inferences. This library only reads the
+// one of its tensors, with `members` the tensor ids of the whole buffer,
+// measured while it lived in `memory`. A buffer may have one entry per
+// memory: the generated code is not always the same in every memory (the
+// lowering's alignment and aliasing facts differ), so a run with the
+// constants pinned into each fast memory prices them there. Counts are
+// totals over `runs` inferences. This library only reads the
 // file; matching it against a module is helia-assign-bindings'.
 //
 //===----------------------------------------------------------------------===//
@@ -52,8 +56,7 @@ struct ProfileEntry {
   /// `constant`, `persistent` or `scratch`.
   std::string kind;
   uint64_t size = 0;
-  /// The memory it was measured in (informational: counts do not depend
-  /// on it).
+  /// The memory it was measured in ("" when not given).
   std::string memory;
   uint64_t readBytes = 0, writeBytes = 0, reads = 0, writes = 0;
 };
@@ -78,7 +81,7 @@ struct TrafficProfile {
 /// Parses a profile. Errors say where in the JSON (`tensors[3].read_bytes`)
 /// and what is wrong: not JSON, a missing or mistyped field, a negative
 /// count, another `format` or `version`, an entry of a function not in
-/// `functions`, a duplicate entry, an entry whose `members` do not hold its
+/// `functions`, two entries for one tensor and memory, an entry whose `members` do not hold its
 /// `tensor_id`.
 llvm::Expected<TrafficProfile> parseTrafficProfile(llvm::StringRef text);
 

@@ -104,7 +104,7 @@ module attributes {helia.platform = #helia.platform<name = "tiny",
  "functions": [{"name": "f", "tensors": 5}],
  "tensors": [{"function": "f", "tensor_id": 1, "members": [1], "name": "a/w", "kind": "weight", "size": 1024, "read_bytes": 1024, "write_bytes": 0, "reads": 1024, "writes": 0}]}
 //--- twice.mlir
-// expected-error-re @+1 {{traffic profile '{{.*}}twice.json' is malformed: counts a tensor that another entry counts at profile.tensors[1].members; {{.*}}}}
+// expected-error-re @+1 {{traffic profile '{{.*}}twice.json' is malformed: counts a tensor that another entry counts in the same memory at profile.tensors[1].members; {{.*}}}}
 module attributes {helia.platform = #helia.platform<name = "tiny",
     memories = [#helia.memory_desc<name = "dtcm", size = 1152, init = true>,
                 #helia.memory_desc<name = "flash", size = 16384, writable = false, init = true, nonvolatile = true, read_cycles = 6, write_cycles = 6>],

@@ -107,7 +107,9 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
 
   // Every entry names a tensor of its function, the same tensor, and the
   // buffer it counts is that tensor's buffer here.
-  llvm::DenseMap<std::pair<unsigned, unsigned>, const ProfileEntry *> byBuffer;
+  llvm::DenseMap<std::pair<unsigned, unsigned>,
+                 SmallVector<const ProfileEntry *, 1>>
+      byBuffer;
   for (const ProfileEntry &entry : profile.tensors) {
     unsigned f = functionIndex.lookup(entry.function);
     const BufferAnalysis &analysis = schedule.getFunctions()[f].analysis;
@@ -150,16 +152,15 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
              << ", but here its buffer holds " << listIds(here)
              << "; measure with the planning options (in-place, "
                 "pad-in-place) this plan uses";
-    byBuffer[{f, buffer.index}] = &entry;
+    byBuffer[{f, buffer.index}].push_back(&entry);
   }
 
   unsigned profiled = 0, missing = 0;
   for (BufferPlan &buffer : plan.getBuffers()) {
     if (buffer.alignedSize == 0)
       continue;
-    const ProfileEntry *entry =
-        byBuffer.lookup({buffer.func, buffer.info->index});
-    if (!entry) {
+    auto found = byBuffer.find({buffer.func, buffer.info->index});
+    if (found == byBuffer.end()) {
       ++missing;
       if (remarks)
         emitRemark(plan.getLoc(buffer))
@@ -169,8 +170,15 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
             << " written per inference stand";
       continue;
     }
-    buffer.readBytes = profile.perInference(entry->readBytes);
-    buffer.writeBytes = profile.perInference(entry->writeBytes);
+    // The first entry (the run the profile started from) gives the
+    // buffer's traffic; every entry its reads in the memory it names.
+    const ProfileEntry &first = *found->second.front();
+    buffer.readBytes = profile.perInference(first.readBytes);
+    buffer.writeBytes = profile.perInference(first.writeBytes);
+    for (const ProfileEntry *entry : found->second)
+      if (!entry->memory.empty())
+        buffer.readBytesIn[entry->memory] =
+            profile.perInference(entry->readBytes);
     ++profiled;
   }
   if (missing)
