@@ -28,7 +28,12 @@ usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--w
 
 Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
 "Measuring traffic"; with --markdown one table of every model, as in
-docs/benchmarks.md). Exits 1 with a message when a step fails.
+docs/benchmarks.md). --profile FILE also writes the run's traffic profile
+(measured bytes per buffer, for helia-compile --traffic-profile), adding
+runs with every constant pinned into each of --profile-memories; --replan
+then plans the model again with --objective=traffic and that profile and
+reports the new plan (docs/Placement.md, "Placement by measured
+traffic"). Exits 1 with a message when a step fails.
 """
 import argparse
 import json
