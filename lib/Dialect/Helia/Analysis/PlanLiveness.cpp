@@ -258,19 +258,12 @@ collectCalls(ArrayRef<FunctionLiveness> functions, ModuleOp module) {
   return calls;
 }
 
-FailureOr<ModuleLiveness> ModuleLiveness::analyze(ModuleOp module) {
-  ModuleLiveness result;
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (!isPlannedFunction(func))
-      continue;
-    FailureOr<FunctionLiveness> function = FunctionLiveness::analyze(func);
-    if (failed(function))
-      return failure();
-    result.functions.push_back(std::move(*function));
-  }
+/// Lays the functions out on one timeline from their calls: each function
+/// called from one site inside that call's step, depth first with an
+/// explicit stack (call chains may be deep).
+static void layOut(ModuleLiveness &result,
+                   ArrayRef<SmallVector<Call, 2>> calls) {
   unsigned n = result.functions.size();
-  std::vector<SmallVector<Call, 2>> calls =
-      collectCalls(result.functions, module);
   std::vector<unsigned> sites(n, 0);
   for (const SmallVector<Call, 2> &list : calls)
     for (const Call &call : list)
@@ -292,8 +285,7 @@ FailureOr<ModuleLiveness> ModuleLiveness::analyze(ModuleOp module) {
     return sites[g] == 1 && !result.timelines[g].wholeProgram;
   };
 
-  // Depth first, with an explicit stack (call chains may be deep). A frame
-  // is at `step` of its function, its calls up to `call` laid out.
+  // A frame is at `step` of its function, its calls up to `call` laid out.
   struct Frame {
     unsigned func;
     int64_t step = 0;
@@ -309,7 +301,7 @@ FailureOr<ModuleLiveness> ModuleLiveness::analyze(ModuleOp module) {
     SmallVector<Frame> stack{{root}};
     while (!stack.empty()) {
       Frame &frame = stack.back();
-      Timeline &timeline = result.timelines[frame.func];
+      ModuleLiveness::Timeline &timeline = result.timelines[frame.func];
       int64_t last = result.functions[frame.func].getLastStep();
       if (!laidOut[frame.func]) {
         laidOut[frame.func] = true;
@@ -352,6 +344,19 @@ FailureOr<ModuleLiveness> ModuleLiveness::analyze(ModuleOp module) {
     }
   }
   result.numSteps = next;
+}
+
+FailureOr<ModuleLiveness> ModuleLiveness::analyze(ModuleOp module) {
+  ModuleLiveness result;
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (!isPlannedFunction(func))
+      continue;
+    FailureOr<FunctionLiveness> function = FunctionLiveness::analyze(func);
+    if (failed(function))
+      return failure();
+    result.functions.push_back(std::move(*function));
+  }
+  layOut(result, collectCalls(result.functions, module));
   return result;
 }
 
