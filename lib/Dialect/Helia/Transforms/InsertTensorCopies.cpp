@@ -307,6 +307,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
     copyWhileYieldsIntoCarriedArgs(func);
+    copyValuesYieldedTwice(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);
