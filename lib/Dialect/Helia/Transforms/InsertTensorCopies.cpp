@@ -306,6 +306,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (failed(rewriteNestedAllocations(func)))
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
+    copyCarriedIntoOtherIterArgs(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
     splitNestedEmptyTensors(func);
