@@ -14,13 +14,13 @@
 // each carried value keeps one slot, one copy per iteration (One-Shot
 // Bufferize alone allocates a buffer per iteration).
 //
-// - @shift_for: an scf.for;
+// - @shift_for: an scf.for, which reads b through views;
 // - @shift_while: the same in an scf.while.
 
 // IR-LABEL: func.func @shift_for(
 // IR-NOT: memref.alloc
 // IR: scf.for {{.*}} iter_args(%[[A:[a-z0-9]+]] = %{{.*}}, %[[B:[a-z0-9]+]] = %
-// IR: linalg.add ins(%[[A]], %[[B]] :
+// IR: linalg.add ins(%[[A]], %{{.*}} :
 // IR-NEXT: linalg.copy ins(%[[A]] : memref<8xf32>) outs(%[[B]] : memref<8xf32>)
 // IR-NEXT: linalg.add {{.*}} outs(%[[A]] :
 // IR-NEXT: scf.yield %[[A]], %[[B]]
@@ -75,7 +75,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     %a0 = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
     %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %a0, %b = %x) -> (tensor<8xf32>, tensor<8xf32>) {
       %e = tensor.empty() : tensor<8xf32>
-      %t = linalg.add ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+      %bv = tensor.expand_shape %b [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+      %bf = tensor.collapse_shape %bv [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+      %t = linalg.add ins(%a, %bf : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
       %n = linalg.add ins(%t, %t : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
       scf.yield %n, %a : tensor<8xf32>, tensor<8xf32>
     }

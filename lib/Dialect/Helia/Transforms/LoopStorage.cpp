@@ -256,6 +256,24 @@ static Operation *getFirstWrite(BlockArgument iterArg, Block *body) {
   return first;
 }
 
+/// True when every use of `value`, a value of `body`, reads it in an op of
+/// `body` before `before` without keeping it (an input of a
+/// destination-style op, an extract, or a view whose uses do the same).
+static bool isOnlyReadBefore(Value value, Operation *before, Block *body) {
+  return llvm::all_of(value.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    Operation *top = getAncestorIn(body, user);
+    if (!top || top == before || !top->isBeforeInBlock(before))
+      return false;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+            tensor::ExtractSliceOp, tensor::CastOp>(user))
+      return isOnlyReadBefore(user->getResult(0), before, body);
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+      return !dps.isDpsInit(&use);
+    return isa<tensor::ExtractOp>(user);
+  });
+}
+
 void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
   struct Shift {
     Operation *loop;
@@ -288,17 +306,7 @@ void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
       Operation *before = getFirstWrite(from, body);
       if (!before)
         before = yield.getOperation();
-      bool readBefore = llvm::all_of(into.getUses(), [&](OpOperand &use) {
-        Operation *user = use.getOwner();
-        if (user == yield.getOperation())
-          return false;
-        Operation *top = getAncestorIn(body, user);
-        if (!top || !top->isBeforeInBlock(before))
-          return false;
-        if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
-          return !dps.isDpsInit(&use);
-        return isa<tensor::ExtractOp>(user);
-      });
+      bool readBefore = isOnlyReadBefore(into, before, body);
       if (readBefore)
         shifts.push_back({loop, &operand, from, into, *fromIndex, before});
     }
