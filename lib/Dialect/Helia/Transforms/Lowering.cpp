@@ -75,7 +75,7 @@ LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {
   LoweringEntries entries;
   for (auto func : module.getOps<func::FuncOp>())
     if (isBoundFunction(func))
-      entries.planned.push_back(func);
+      entries.addPlanned(func);
   entries.prefix = getFirmwarePrefix(module, prefix);
   return entries;
 }
@@ -94,16 +94,14 @@ LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
   SymbolTable symbols(module);
   for (FlatSymbolRefAttr entry : firmware.getEntries())
     if (auto func = symbols.lookup<func::FuncOp>(entry.getAttr()))
-      entries.planned.push_back(func);
+      entries.addPlanned(func);
   return entries;
 }
 
 bool mlir::helia::takesArenas(const LoweringEntries &entries,
                               StringAttr callee) {
-  return callee.getValue() == entries.getHydrateName() ||
-         llvm::any_of(entries.planned, [&](func::FuncOp func) {
-           return func.getNameAttr() == callee;
-         });
+  return entries.plannedNames.contains(callee) ||
+         callee.getValue() == entries.getHydrateName();
 }
 
 // Planned functions and the hydrate function take the writable arenas as
