@@ -39,13 +39,9 @@ struct Placed {
 };
 
 struct HeliaVerifyPlan
-    : mlir::helia::impl::HeliaVerifyPlanBase<HeliaVerifyPlan> {
-  using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // BufferAnalysis asks bufferization which values share a buffer.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaVerifyPlanBase<
+          HeliaVerifyPlan>> {
+  using WithBufferizationModels::WithBufferizationModels;
   void runOnOperation() override;
 };
 
