@@ -216,9 +216,10 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func,
 }
 
 /// True when `value`, a value of `body`, is stored in the buffer of
-/// `iterArg`: it is `iterArg`, or the result of destination-style ops (and
-/// loops) of `body` whose destinations (inits) lead back to it.
-static bool isWrittenInto(Value value, BlockArgument iterArg, Block *body) {
+/// `iterArg` (or of another value of `body`): it is `iterArg`, or the result
+/// of destination-style ops (and loops) of `body` whose destinations (inits)
+/// lead back to it.
+static bool isWrittenInto(Value value, Value iterArg, Block *body) {
   while (value != iterArg) {
     auto result = dyn_cast<OpResult>(value);
     if (!result || result.getOwner()->getBlock() != body)
@@ -238,30 +239,66 @@ static bool isWrittenInto(Value value, BlockArgument iterArg, Block *body) {
 }
 
 void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
-  SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+  struct YieldCopies {
+    scf::YieldOp yield;
+    SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+  };
+  SmallVector<YieldCopies> loops;
   func.walk([&](scf::WhileOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
+    Block *body = loop.getAfterBody();
+    YieldCopies entry{yield, {}};
     for (OpOperand &operand : yield->getOpOperands()) {
       BlockArgument iterArg =
           getCarriedIterArg(loop, operand.getOperandNumber());
       if (!iterArg || !isa<RankedTensorType>(iterArg.getType()) ||
-          isWrittenInto(operand.get(), iterArg, loop.getAfterBody()))
+          isWrittenInto(operand.get(), iterArg, body))
         continue;
-      // Another operand that is (or is written into) the same buffer needs
-      // its old value at the yield.
+      // Another operand that stays in that buffer (it is, or is written
+      // into, its own carried buffer too) needs its old value at the yield.
       if (llvm::any_of(yield->getOpOperands(), [&](OpOperand &other) {
-            return &other != &operand &&
-                   isWrittenInto(other.get(), iterArg, loop.getAfterBody());
+            if (&other == &operand ||
+                !isWrittenInto(other.get(), iterArg, body))
+              return false;
+            BlockArgument own =
+                getCarriedIterArg(loop, other.getOperandNumber());
+            return own && isWrittenInto(other.get(), own, body);
           }))
         continue;
-      copies.push_back({&operand, iterArg});
+      entry.copies.push_back({&operand, iterArg});
     }
+    if (!entry.copies.empty())
+      loops.push_back(std::move(entry));
   });
-  for (auto [operand, iterArg] : copies) {
-    OpBuilder builder(operand->getOwner());
-    operand->set(linalg::CopyOp::create(builder, operand->getOwner()->getLoc(),
-                                        operand->get(), iterArg)
-                     .getResult(0));
+  for (YieldCopies &entry : loops) {
+    OpBuilder builder(entry.yield);
+    Location loc = entry.yield.getLoc();
+    Block *body = entry.yield->getBlock();
+    // The copies run in order; a value stored in a carried buffer that an
+    // earlier copy overwrites (two carried values swapped) is copied first
+    // into a buffer of its own, which the hoisting makes a top-level slot
+    // live for the loop's step.
+    SmallVector<Value> sources;
+    for (auto [i, copy] : llvm::enumerate(entry.copies)) {
+      Value source = copy.first->get();
+      bool overwritten = llvm::any_of(
+          ArrayRef(entry.copies).take_front(i), [&](auto &earlier) {
+            return isWrittenInto(source, earlier.second, body);
+          });
+      if (overwritten) {
+        auto type = cast<RankedTensorType>(source.getType());
+        Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                             type.getElementType(),
+                                             type.getEncoding());
+        source = linalg::CopyOp::create(builder, loc, source, init)
+                     .getResult(0);
+      }
+      sources.push_back(source);
+    }
+    for (auto [copy, source] : llvm::zip(entry.copies, sources))
+      copy.first->set(
+          linalg::CopyOp::create(builder, loc, source, copy.second)
+              .getResult(0));
   }
 }
 

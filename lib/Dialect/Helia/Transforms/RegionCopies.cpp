@@ -210,3 +210,27 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
     }
   }
 }
+
+void mlir::helia::sinkHoistedStorage(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block &body = func.getFunctionBody().front();
+  SmallVector<std::pair<Operation *, Operation *>> moves;
+  for (Operation &op : body) {
+    if (!isa<tensor::EmptyOp>(op) || op.getNumOperands() != 0 ||
+        op.use_empty())
+      continue;
+    Operation *top = nullptr;
+    bool nested = llvm::all_of(op.getUsers(), [&](Operation *user) {
+      Operation *ancestor = body.findAncestorOpInBlock(*user);
+      if (!ancestor || ancestor == user || (top && ancestor != top))
+        return false;
+      top = ancestor;
+      return true;
+    });
+    if (nested && top->getPrevNode() != &op)
+      moves.push_back({&op, top});
+  }
+  for (auto [op, top] : moves)
+    op->moveBefore(top);
+}

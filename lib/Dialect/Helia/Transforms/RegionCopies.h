@@ -48,6 +48,12 @@ bool copyYieldsIntoIterArgs(FunctionOpInterface func,
 void hoistRegionStorage(FunctionOpInterface func,
                         const bufferization::AnalysisState &state);
 
+/// Moves each `tensor.empty` of the body's top level that only ops nested in
+/// one top-level op use (storage hoisted out of its regions) right before
+/// that op, after the copies of its inits: its buffer is live from that op's
+/// step, not from where the hoisting left it.
+void sinkHoistedStorage(FunctionOpInterface func);
+
 } // namespace mlir::helia
 
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H

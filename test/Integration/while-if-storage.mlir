@@ -1,0 +1,86 @@
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true})" -o %t.global.mlir
+// RUN: FileCheck %s --check-prefix=IR --input-file=%t.global.mlir
+// RUN: helia-opt %t.global.mlir %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=arg})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, helia-memory-pipeline{lower=true lower-copies=true arena-mode=alloc})" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s --pass-pipeline="builtin.module(%{tosa}, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, helia-lower-copies)" | helia-opt %{to_llvm} | %{run} | FileCheck %s
+// RUN: helia-opt %s -helia-insert-tensor-copies -helia-resolve-residency -helia-assign-bindings -test-print-allocation -o /dev/null | FileCheck %s --check-prefix=SLOTS
+
+// Storage that One-Shot Bufferize creates inside scf.while and scf.if
+// regions, planned as top-level slots (never a buffer per iteration):
+//
+// - @swap_while: an scf.while whose body yields its two carried values
+//   swapped (the second one incremented in its own buffer first). Each is
+//   copied into the other's carried slot before the yield; the value the
+//   first copy overwrites is copied first into a slot of its own, live for
+//   the loop's step (One-Shot would copy both in the condition, a buffer
+//   per iteration).
+
+// IR-LABEL: func.func @swap_while(
+// IR-NOT: memref.alloc
+// IR: } do {
+// IR: linalg.copy ins(%[[OLD:.*]] : memref<8xf32>) outs(%[[SNAP:.*]] : memref<8xf32>)
+// IR-NEXT: linalg.copy ins(%{{.*}} : memref<8xf32>) outs(%[[OLD]] : memref<8xf32>)
+// IR-NEXT: linalg.copy ins(%[[SNAP]] : memref<8xf32>) outs(%{{.*}} : memref<8xf32>)
+// IR-NEXT: scf.yield
+// IR-NOT: memref.alloc
+// IR: return
+
+// The slots (32 bytes each): the two arguments, the two carried values
+// (their init copies and the loop's results) and the snapshot, live only
+// at the loop's step, over the bytes of %y (copied into its carried slot
+// by then): 96 bytes at the peak, three values at the loop's step.
+// SLOTS-LABEL: function @swap_while
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 5]
+// SLOTS-NEXT:   tensor #0
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 6], @scratch_dtcm + [[Y:[0-9]+]]
+// SLOTS-NEXT:   tensor #1
+// SLOTS-NEXT: buffer {{[0-9]+}}: constant, 32 bytes
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 9]
+// SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT:   tensor #6
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 9]
+// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT:   tensor #7
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 8], @scratch_dtcm + [[Y]]
+// SLOTS-NEXT:   tensor #5
+// SLOTS: arena @scratch_dtcm: 96 bytes
+
+// (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
+// CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
+// CHECK: [3,  4,  5,  6,  7,  8,  9,  10]
+
+module attributes {helia.platform = "apollo510_evb"} {
+  func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %r:3 = scf.while (%k = %c0, %a = %x, %b = %y) : (index, tensor<8xf32>, tensor<8xf32>) -> (index, tensor<8xf32>, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%go) %k, %a, %b : index, tensor<8xf32>, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %a1: tensor<8xf32>, %b1: tensor<8xf32>):
+      %a2 = linalg.add ins(%a1, %one : tensor<8xf32>, tensor<8xf32>) outs(%a1 : tensor<8xf32>) -> tensor<8xf32>
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %b1, %a2 : index, tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
+  }
+
+  func.func private @printMemrefF32(tensor<*xf32>)
+  func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
+    %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
+    call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+    return
+  }
+  func.func @main() attributes {helia.unplanned} {
+    %x = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+    %y = arith.constant dense<[10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]> : tensor<8xf32>
+    %s:2 = call @swap_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%s#0) : (tensor<8xf32>) -> ()
+    call @print(%s#1) : (tensor<8xf32>) -> ()
+    return
+  }
+}
