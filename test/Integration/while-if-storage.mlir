@@ -15,6 +15,12 @@
 //   first copy overwrites is copied first into a slot of its own, live for
 //   the loop's step (One-Shot would copy both in the condition, a buffer
 //   per iteration).
+// - @shift_while: a shift register, (a, b) -> (b, 2 b) with 2 b computed
+//   over b: b is copied into a's carried slot at the start of the body,
+//   before it is overwritten (nothing in the body reads a);
+// - @fib_while: (a, b) -> (b, a + b) with a + b computed over b: b is read
+//   after a's slot would take it, so it is copied first into a slot of its
+//   own, and from there into a's slot before the yield.
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -23,6 +29,17 @@
 // IR-NEXT: linalg.copy ins(%{{.*}} : memref<8xf32>) outs(%[[OLD]] : memref<8xf32>)
 // IR-NEXT: linalg.copy ins(%[[SNAP]] : memref<8xf32>) outs(%{{.*}} : memref<8xf32>)
 // IR-NEXT: scf.yield
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @shift_while(
+// IR-NOT: memref.alloc
+// IR: } do {
+// IR-NEXT: ^bb0(%{{.*}}: index, %[[A:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>):
+// IR-NEXT: linalg.copy ins(%[[B]] : memref<8xf32>) outs(%[[A]] : memref<8xf32>)
+// IR-NEXT: linalg.add ins(%[[B]], %[[B]] : {{.*}}) outs(%[[B]] : memref<8xf32>)
+// IR-NOT: linalg.copy
+// IR: scf.yield
+// IR-LABEL: func.func @fib_while(
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -45,11 +62,26 @@
 // SLOTS-NEXT:   tensor #7
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 8], @scratch_dtcm + [[Y]]
 // SLOTS-NEXT:   tensor #5
+// @shift_while: the arguments and the two carried values, no fifth slot;
+// @fib_while: a fifth, the copy of b, live at the loop's step only.
+// SLOTS-LABEL: function @shift_while
+// SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NOT: buffer
+// SLOTS-LABEL: function @fib_while
+// SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 7]
+// SLOTS-NOT: buffer
 // SLOTS: arena @scratch_dtcm: 96 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
 // CHECK: [3,  4,  5,  6,  7,  8,  9,  10]
+// @shift_while: (4 y, 8 y).
+// CHECK: [40,  80,  120,  160,  200,  240,  280,  320]
+// CHECK: [80,  160,  240,  320,  400,  480,  560,  640]
+// @fib_while: (x + 2 y, 2 x + 3 y).
+// CHECK: [21,  42,  63,  84,  105,  126,  147,  168]
+// CHECK: [32,  64,  96,  128,  160,  192,  224,  256]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -69,6 +101,38 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
   }
 
+  func.func @shift_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r:3 = scf.while (%k = %c0, %a = %x, %b = %y) : (index, tensor<8xf32>, tensor<8xf32>) -> (index, tensor<8xf32>, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%go) %k, %a, %b : index, tensor<8xf32>, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %a1: tensor<8xf32>, %b1: tensor<8xf32>):
+      %b2 = linalg.add ins(%b1, %b1 : tensor<8xf32>, tensor<8xf32>) outs(%b1 : tensor<8xf32>) -> tensor<8xf32>
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %b1, %b2 : index, tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
+  }
+
+  func.func @fib_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r:3 = scf.while (%k = %c0, %a = %x, %b = %y) : (index, tensor<8xf32>, tensor<8xf32>) -> (index, tensor<8xf32>, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%go) %k, %a, %b : index, tensor<8xf32>, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %a1: tensor<8xf32>, %b1: tensor<8xf32>):
+      %b2 = linalg.add ins(%b1, %a1 : tensor<8xf32>, tensor<8xf32>) outs(%b1 : tensor<8xf32>) -> tensor<8xf32>
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %b1, %b2 : index, tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -81,6 +145,12 @@ module attributes {helia.platform = "apollo510_evb"} {
     %s:2 = call @swap_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     call @print(%s#0) : (tensor<8xf32>) -> ()
     call @print(%s#1) : (tensor<8xf32>) -> ()
+    %h:2 = call @shift_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%h#0) : (tensor<8xf32>) -> ()
+    call @print(%h#1) : (tensor<8xf32>) -> ()
+    %f:2 = call @fib_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%f#0) : (tensor<8xf32>) -> ()
+    call @print(%f#1) : (tensor<8xf32>) -> ()
     return
   }
 }

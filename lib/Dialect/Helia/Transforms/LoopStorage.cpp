@@ -274,6 +274,39 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
     OpBuilder builder(entry.yield);
     Location loc = entry.yield.getLoc();
     Block *body = entry.yield->getBlock();
+    // A value of the body that an op of the body overwrites afterwards (an
+    // after-region argument that is then updated in place for the next
+    // iteration, as a shift register does) is copied where it is defined:
+    // straight into its carried buffer when nothing in the body uses that
+    // buffer, else into a buffer of its own.
+    for (auto &[operand, iterArg] : entry.copies) {
+      Value source = operand->get();
+      if (source.getParentBlock() != body ||
+          llvm::none_of(body->getOperations(), [&](Operation &op) {
+            return llvm::any_of(op.getResults(), [&](Value result) {
+              return result != source &&
+                     isWrittenInto(result, source, body);
+            });
+          }))
+        continue;
+      OpBuilder atDef(body, body->begin());
+      if (Operation *def = source.getDefiningOp())
+        atDef.setInsertionPointAfter(def);
+      auto type = cast<RankedTensorType>(source.getType());
+      Value init = iterArg;
+      if (!iterArg.use_empty())
+        init = tensor::EmptyOp::create(atDef, loc, type.getShape(),
+                                       type.getElementType(),
+                                       type.getEncoding());
+      Value copy =
+          linalg::CopyOp::create(atDef, loc, source, init).getResult(0);
+      operand->set(copy);
+      // Copied into its carried buffer already: nothing left at the yield.
+      if (init == iterArg)
+        operand = nullptr;
+    }
+    llvm::erase_if(entry.copies,
+                   [](auto &copy) { return copy.first == nullptr; });
     // The copies run in order; a value stored in a carried buffer that an
     // earlier copy overwrites (two carried values swapped) is copied first
     // into a buffer of its own, which the hoisting makes a top-level slot
