@@ -20,7 +20,11 @@
 //   before it is overwritten (nothing in the body reads a);
 // - @fib_while: (a, b) -> (b, a + b) with a + b computed over b: b is read
 //   after a's slot would take it, so it is copied first into a slot of its
-//   own, and from there into a's slot before the yield.
+//   own, and from there into a's slot before the yield;
+// - @call_in_branch: an scf.while inside an scf.if branch hands its result
+//   to a call: the result is the loop's carried slot (its init's copy),
+//   handed over cast to the default memory space like a top-level operand,
+//   not copied by bufferization into an allocation of its own.
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -40,6 +44,13 @@
 // IR-NOT: linalg.copy
 // IR: scf.yield
 // IR-LABEL: func.func @fib_while(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @call_in_branch(
+// IR-NOT: memref.alloc
+// IR: %[[W:.*]]:2 = scf.while
+// IR-NOT: memref.alloc
+// IR: call @twice(%[[W]]#1)
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -70,8 +81,20 @@
 // SLOTS-LABEL: function @fib_while
 // SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 7]
-// SLOTS-NOT: buffer
-// SLOTS: arena @scratch_dtcm: 96 bytes
+// SLOTS-NEXT:   tensor #{{[0-9]+}}
+// SLOTS-NEXT: function @twice
+// @call_in_branch: its argument, the loop's carried slot and the copy of
+// the call's result; @twice's slots lie above them (160 bytes in all).
+// SLOTS-LABEL: function @call_in_branch
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NEXT:   tensor #0
+// SLOTS-NEXT: buffer {{[0-9]+}}: constant, 32 bytes
+// SLOTS-NEXT:   tensor #1
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT: arena @scratch_dtcm: 160 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
@@ -82,6 +105,8 @@
 // @fib_while: (x + 2 y, 2 x + 3 y).
 // CHECK: [21,  42,  63,  84,  105,  126,  147,  168]
 // CHECK: [32,  64,  96,  128,  160,  192,  224,  256]
+// @call_in_branch: 2 (x + 3).
+// CHECK: [8,  10,  12,  14,  16,  18,  20,  22]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -133,6 +158,39 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
   }
 
+  func.func @twice(%t: tensor<8xf32>) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xf32>
+    %s = linalg.add ins(%t, %t : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    return %s : tensor<8xf32>
+  }
+
+  func.func @call_in_branch(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : index
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %first = tensor.extract %x[%i0] : tensor<8xf32>
+    %zero = arith.constant 0.0 : f32
+    %positive = arith.cmpf ogt, %first, %zero : f32
+    %r = scf.if %positive -> (tensor<8xf32>) {
+      %w:2 = scf.while (%k = %c0, %t = %x) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+        %go = arith.cmpi slt, %k, %c3 : index
+        scf.condition(%go) %k, %t : index, tensor<8xf32>
+      } do {
+      ^bb0(%k1: index, %t1: tensor<8xf32>):
+        %t2 = linalg.add ins(%t1, %one : tensor<8xf32>, tensor<8xf32>) outs(%t1 : tensor<8xf32>) -> tensor<8xf32>
+        %k2 = arith.addi %k1, %c1 : index
+        scf.yield %k2, %t2 : index, tensor<8xf32>
+      }
+      %d = func.call @twice(%w#1) : (tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %d : tensor<8xf32>
+    } else {
+      scf.yield %x : tensor<8xf32>
+    }
+    return %r : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -151,6 +209,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     %f:2 = call @fib_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     call @print(%f#0) : (tensor<8xf32>) -> ()
     call @print(%f#1) : (tensor<8xf32>) -> ()
+    %c = call @call_in_branch(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    call @print(%c) : (tensor<8xf32>) -> ()
     return
   }
 }

@@ -6,6 +6,7 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -64,10 +65,33 @@ unsigned ArenaTable::getNumArgs() const {
       arenas, [](const auto &entry) { return entry.second.argIndex >= 0; });
 }
 
+/// The init whose buffer a loop's result `value` is stored in: the plan
+/// keeps what a loop yields in the buffer it carries (an `scf.while`'s
+/// result, in the buffer of the before-region argument its condition
+/// passes on). Null for anything else.
+static Value getLoopResultInit(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return {};
+  if (auto forOp = dyn_cast<scf::ForOp>(result.getOwner()))
+    return forOp.getTiedLoopInit(result)->get();
+  auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner());
+  if (!whileOp)
+    return {};
+  auto before = dyn_cast<BlockArgument>(
+      whileOp.getConditionOp().getArgs()[result.getResultNumber()]);
+  if (!before || before.getOwner() != whileOp.getBeforeBody())
+    return {};
+  return whileOp.getInits()[before.getArgNumber()];
+}
+
 BindingAttr FunctionBindings::lookupStorage(Value value) const {
-  for (; value; value = getSameLayoutStorage(value))
+  while (value) {
     if (BindingAttr binding = bindings.lookup(value))
       return binding;
+    Value init = getLoopResultInit(value);
+    value = init ? init : getSameLayoutStorage(value);
+  }
   return {};
 }
 
