@@ -24,7 +24,12 @@
 // - @call_in_branch: an scf.while inside an scf.if branch hands its result
 //   to a call: the result is the loop's carried slot (its init's copy),
 //   handed over cast to the default memory space like a top-level operand,
-//   not copied by bufferization into an allocation of its own.
+//   not copied by bufferization into an allocation of its own;
+// - @shift_for: an scf.for shift register, (a, b) -> (a + 1, a) with a + 1
+//   computed over a: a is copied into b's carried slot at the start of the
+//   body (b is not read there), so a + 1 is computed in place; and the
+//   copies back of a loop in a branch (reduced from fuzzer seed 222) run
+//   in that order too.
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -51,6 +56,15 @@
 // IR: %[[W:.*]]:2 = scf.while
 // IR-NOT: memref.alloc
 // IR: call @twice(%[[W]]#1)
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @shift_for(
+// IR-NOT: memref.alloc
+// IR: scf.for %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}})
+// IR-NEXT: linalg.copy ins(%[[A]] : memref<8xf32>) outs(%[[B]] : memref<8xf32>)
+// IR-NEXT: linalg.add ins(%[[A]], %{{.*}} : {{.*}}) outs(%[[A]] : memref<8xf32>)
+// IR-NEXT: scf.yield %[[A]], %[[B]]
+// IR-LABEL: func.func @for_in_branch(
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -94,7 +108,20 @@
 // SLOTS-NEXT:   tensor #2
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NEXT:   tensor #3
-// SLOTS-NEXT: arena @scratch_dtcm: 160 bytes
+// @shift_for: the arguments, the constant and the two carried values
+// (a + 1 computed in a's slot, no slot of its own).
+// SLOTS-NEXT: function @shift_for
+// SLOTS-COUNT-2: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS: buffer {{[0-9]+}}: constant, 32 bytes
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT:   tensor #5
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT:   tensor #6
+// SLOTS-NEXT: function @for_in_branch
+// SLOTS: arena @scratch_dtcm: 160 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
@@ -107,6 +134,13 @@
 // CHECK: [32,  64,  96,  128,  160,  192,  224,  256]
 // @call_in_branch: 2 (x + 3).
 // CHECK: [8,  10,  12,  14,  16,  18,  20,  22]
+// @shift_for: (x + 3, x + 2).
+// CHECK: [4,  5,  6,  7,  8,  9,  10,  11]
+// CHECK: [3,  4,  5,  6,  7,  8,  9,  10]
+// @for_in_branch: (max(a, x) twice from a = x: x + 1 when x > 0, the
+// first iter_arg; the second is the first's old value.
+// CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
+// CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -191,6 +225,49 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r : tensor<8xf32>
   }
 
+  func.func @shift_for(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %y) -> (tensor<8xf32>, tensor<8xf32>) {
+      %a2 = linalg.add ins(%a, %one : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %a2, %a : tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
+  }
+
+  // Seed 222 reduced: a loop in a branch carries two values from one
+  // constant; the first is updated from a branch's value while the second
+  // takes the first's old value.
+  func.func @for_in_branch(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %i0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %first = tensor.extract %x[%i0] : tensor<8xf32>
+    %positive = arith.cmpf ogt, %first, %zero : f32
+    %r:2 = scf.if %positive -> (tensor<8xf32>, tensor<8xf32>) {
+      %l:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x, %b = %x) -> (tensor<8xf32>, tensor<8xf32>) {
+        %v = scf.if %positive -> (tensor<8xf32>) {
+          %e = tensor.empty() : tensor<8xf32>
+          %s = linalg.add ins(%x, %one : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+          scf.yield %s : tensor<8xf32>
+        } else {
+          scf.yield %x : tensor<8xf32>
+        }
+        %m = linalg.max ins(%v, %a : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+        scf.yield %m, %a : tensor<8xf32>, tensor<8xf32>
+      }
+      scf.yield %l#0, %l#1 : tensor<8xf32>, tensor<8xf32>
+    } else {
+      scf.yield %x, %x : tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -211,6 +288,12 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%f#1) : (tensor<8xf32>) -> ()
     %c = call @call_in_branch(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%c) : (tensor<8xf32>) -> ()
+    %g:2 = call @shift_for(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%g#0) : (tensor<8xf32>) -> ()
+    call @print(%g#1) : (tensor<8xf32>) -> ()
+    %b:2 = call @for_in_branch(%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%b#0) : (tensor<8xf32>) -> ()
+    call @print(%b#1) : (tensor<8xf32>) -> ()
     return
   }
 }

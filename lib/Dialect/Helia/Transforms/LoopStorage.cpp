@@ -242,12 +242,19 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
   struct YieldCopies {
     scf::YieldOp yield;
     SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+    /// An scf.for gets only the copies where a value is defined; the
+    /// copies at its yield come after the analysis (copyYieldsIntoIterArgs).
+    bool isFor;
   };
   SmallVector<YieldCopies> loops;
-  func.walk([&](scf::WhileOp loop) {
-    auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
-    Block *body = loop.getAfterBody();
-    YieldCopies entry{yield, {}};
+  func.walk([&](Operation *loop) {
+    auto forOp = dyn_cast<scf::ForOp>(loop);
+    auto whileOp = dyn_cast<scf::WhileOp>(loop);
+    if (!forOp && !whileOp)
+      return;
+    Block *body = forOp ? forOp.getBody() : whileOp.getAfterBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    YieldCopies entry{yield, {}, static_cast<bool>(forOp)};
     for (OpOperand &operand : yield->getOpOperands()) {
       BlockArgument iterArg =
           getCarriedIterArg(loop, operand.getOperandNumber());
@@ -289,6 +296,8 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
             });
           }))
         continue;
+      if (entry.isFor && !iterArg.use_empty())
+        continue;
       OpBuilder atDef(body, body->begin());
       if (Operation *def = source.getDefiningOp())
         atDef.setInsertionPointAfter(def);
@@ -307,6 +316,8 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
     }
     llvm::erase_if(entry.copies,
                    [](auto &copy) { return copy.first == nullptr; });
+    if (entry.isFor)
+      continue;
     // The copies run in order; a value stored in a carried buffer that an
     // earlier copy overwrites (two carried values swapped) is copied first
     // into a buffer of its own, which the hoisting makes a top-level slot

@@ -71,6 +71,23 @@ bool mlir::helia::copyYieldsIntoIterArgs(
         yields.push_back({alloc, &operand, iterArg});
     }
   });
+  // The copies back run in order before each yield: one that reads a
+  // carried value (a loop yielding its old value for another iter_arg, as
+  // a shift register does) goes before the copy that overwrites it.
+  llvm::DenseSet<std::pair<Operation *, Value>> targets;
+  for (auto [alloc, use, iterArg] : yields)
+    targets.insert({use->getOwner(), iterArg});
+  llvm::SmallPtrSet<Operation *, 4> readers;
+  for (auto [alloc, use, iterArg] : yields) {
+    Value source = alloc.getCopy() && use->get() == alloc.getResult()
+                       ? alloc.getCopy()
+                       : use->get();
+    if (targets.contains({use->getOwner(), source}))
+      readers.insert(alloc);
+  }
+  std::stable_partition(yields.begin(), yields.end(), [&](auto &entry) {
+    return readers.contains(std::get<0>(entry).getOperation());
+  });
   for (auto [alloc, use, iterArg] : yields) {
     Operation *yield = use->getOwner();
     Operation *loop = yield->getParentOp();
