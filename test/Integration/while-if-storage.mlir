@@ -29,7 +29,11 @@
 //   computed over a: a is copied into b's carried slot at the start of the
 //   body (b is not read there), so a + 1 is computed in place; and the
 //   copies back of a loop in a branch (reduced from fuzzer seed 222) run
-//   in that order too.
+//   in that order too;
+// - @for_in_while: an scf.while's body runs an scf.for that updates a copy
+//   of the carried value while reading the old one (seed 35 reduced): the
+//   copy is a slot for the step, copied back into the carried slot, and the
+//   condition passes the carried slot itself (no copy per iteration there).
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -65,6 +69,16 @@
 // IR-NEXT: linalg.add ins(%[[A]], %{{.*}} : {{.*}}) outs(%[[A]] : memref<8xf32>)
 // IR-NEXT: scf.yield %[[A]], %[[B]]
 // IR-LABEL: func.func @for_in_branch(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @for_in_while(
+// IR-NOT: memref.alloc
+// IR: scf.condition(%{{.*}}) %{{.*}}, %{{[^ ]*}} : index, memref<8xf32>
+// IR-NEXT: } do {
+// IR-NEXT: ^bb0(%{{.*}}: index, %[[T:.*]]: memref<8xf32>):
+// IR: scf.for
+// IR: linalg.copy ins(%{{.*}} : memref<8xf32>) outs(%[[T]] : memref<8xf32>)
+// IR-NEXT: scf.yield %{{.*}}, %[[T]]
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -121,7 +135,17 @@
 // SLOTS-NEXT:   tensor #4
 // SLOTS-NEXT:   tensor #6
 // SLOTS-NEXT: function @for_in_branch
-// SLOTS: arena @scratch_dtcm: 160 bytes
+// @for_in_while: the argument, the carried value and the inner loop's copy
+// of it, live at the loop's step only (over the argument's bytes).
+// SLOTS-LABEL: function @for_in_while
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 4], @scratch_dtcm + [[X:[0-9]+]]
+// SLOTS-NEXT:   tensor #0
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [4, 7]
+// SLOTS-NEXT:   tensor #1
+// SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 6], @scratch_dtcm + [[X]]
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT: arena @scratch_dtcm: 160 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
@@ -141,6 +165,8 @@
 // first iter_arg; the second is the first's old value.
 // CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
 // CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
+// @for_in_while: 9 x.
+// CHECK: [9,  18,  27,  36,  45,  54,  63,  72]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -268,6 +294,25 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
   }
 
+  func.func @for_in_while(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %r:2 = scf.while (%k = %c0, %t = %x) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c2 : index
+      scf.condition(%go) %k, %t : index, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %t1: tensor<8xf32>):
+      %in = scf.for %j = %c0 to %c2 step %c1 iter_args(%y = %t1) -> tensor<8xf32> {
+        %s = linalg.add ins(%y, %t1 : tensor<8xf32>, tensor<8xf32>) outs(%y : tensor<8xf32>) -> tensor<8xf32>
+        scf.yield %s : tensor<8xf32>
+      }
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %in : index, tensor<8xf32>
+    }
+    return %r#1 : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -294,6 +339,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     %b:2 = call @for_in_branch(%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     call @print(%b#0) : (tensor<8xf32>) -> ()
     call @print(%b#1) : (tensor<8xf32>) -> ()
+    %w = call @for_in_while(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    call @print(%w) : (tensor<8xf32>) -> ()
     return
   }
 }

@@ -48,11 +48,30 @@ getAllocationInLoop(Value value, Operation *loop,
   return nullptr;
 }
 
+/// The after-region argument of `loop` that its condition passes a copy
+/// of before-region argument `index` to (the copy One-Shot makes when the
+/// body yields a value not stored in the carried buffer), with that copy.
+static std::pair<BlockArgument, bufferization::AllocTensorOp>
+getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
+  BlockArgument before = loop.getBeforeArguments()[index];
+  for (auto [operand, after] : llvm::zip(loop.getConditionOp().getArgs(),
+                                         loop.getAfterArguments())) {
+    auto alloc = operand.getDefiningOp<bufferization::AllocTensorOp>();
+    if (alloc && alloc.getCopy() == before && alloc->hasOneUse() &&
+        after.getType() == before.getType())
+      return {after, alloc};
+  }
+  return {};
+}
+
 bool mlir::helia::copyYieldsIntoIterArgs(
     FunctionOpInterface func, const bufferization::AnalysisState &state) {
   SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
                          BlockArgument>>
       yields;
+  // Condition copies that the copy back into the carried buffer makes
+  // unnecessary (the analysis that follows decides again).
+  SmallVector<bufferization::AllocTensorOp> conditionCopies;
   func.walk([&](scf::YieldOp yield) {
     Operation *loop = yield->getParentOp();
     auto whileOp = dyn_cast<scf::WhileOp>(loop);
@@ -64,13 +83,24 @@ bool mlir::helia::copyYieldsIntoIterArgs(
         continue;
       BlockArgument iterArg =
           getCarriedIterArg(loop, operand.getOperandNumber());
+      bufferization::AllocTensorOp conditionCopy;
+      if (!iterArg && whileOp)
+        std::tie(iterArg, conditionCopy) = getCarriedThroughConditionCopy(
+            whileOp, operand.getOperandNumber());
       if (!iterArg || iterArg.getType() != operand.get().getType())
         continue;
       if (bufferization::AllocTensorOp alloc =
-              getAllocationInLoop(operand.get(), loop, state))
+              getAllocationInLoop(operand.get(), loop, state)) {
         yields.push_back({alloc, &operand, iterArg});
+        if (conditionCopy)
+          conditionCopies.push_back(conditionCopy);
+      }
     }
   });
+  for (bufferization::AllocTensorOp copy : conditionCopies) {
+    copy.replaceAllUsesWith(copy.getCopy());
+    copy.erase();
+  }
   // The copies back run in order before each yield: one that reads a
   // carried value (a loop yielding its old value for another iter_arg, as
   // a shift register does) goes before the copy that overwrites it.
