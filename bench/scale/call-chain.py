@@ -10,7 +10,10 @@ the wall time and peak RSS of both and the lowering's time per function.
 4 times that at the smallest (a quadratic step would make it grow with n:
 10x from 1,000 to 10,000 functions).
 
-usage: bench/scale/call-chain.py BUILD_DIR [--sizes 1000,3000,10000] [--check]
+With --arena-modes global,arg,alloc, one table row per size and mode.
+
+usage: bench/scale/call-chain.py BUILD_DIR [--sizes 1000,3000,10000]
+           [--arena-modes global,arg,alloc] [--check]
 """
 import argparse
 import os
@@ -48,29 +51,36 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--sizes", default="1000,3000,10000")
+    ap.add_argument("--arena-modes", default="global",
+                    help="comma-separated arena modes to lower in")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     opt = os.path.join(args.build, "bin", "helia-opt")
     sizes = [int(s) for s in args.sizes.split(",")]
-    print("| functions | parse + print s | lower s | lower ms per function | peak RSS MiB |")
-    print("|---:|---:|---:|---:|---:|")
-    per = []
+    modes = args.arena_modes.split(",")
+    print("| functions | arena mode | parse + print s | lower s | lower ms per function | peak RSS MiB |")
+    print("|---:|---|---:|---:|---:|---:|")
+    per = {mode: [] for mode in modes}
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             path = os.path.join(tmp, f"chain{n}.mlir")
             with open(path, "w") as f:
                 f.write(chain(n))
             base, _ = timed([opt, path, "-o", os.devnull])
-            lower, rss = timed([opt, path, "--helia-memory-pipeline=lower=true",
-                                "-o", os.devnull])
-            per.append(lower / n)
-            print(f"| {n} | {base:.2f} | {lower:.2f} | {1000 * lower / n:.3f} | {rss:.0f} |",
-                  flush=True)
-    if args.check and per[-1] > 4 * per[0]:
-        print(f"lowering time per function grew {per[-1] / per[0]:.1f}x from "
-              f"{sizes[0]} to {sizes[-1]} functions", file=sys.stderr)
-        return 1
-    return 0
+            for mode in modes:
+                lower, rss = timed([opt, path, "--helia-memory-pipeline=lower=true "
+                                    f"arena-mode={mode}", "-o", os.devnull])
+                per[mode].append(lower / n)
+                print(f"| {n} | {mode} | {base:.2f} | {lower:.2f} | "
+                      f"{1000 * lower / n:.3f} | {rss:.0f} |", flush=True)
+    failed = False
+    for mode in modes:
+        if args.check and per[mode][-1] > 4 * per[mode][0]:
+            print(f"arena-mode={mode}: lowering time per function grew "
+                  f"{per[mode][-1] / per[mode][0]:.1f}x from {sizes[0]} to "
+                  f"{sizes[-1]} functions", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

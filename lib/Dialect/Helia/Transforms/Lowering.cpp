@@ -99,7 +99,7 @@ LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {
   LoweringEntries entries;
   for (auto func : module.getOps<func::FuncOp>())
     if (isBoundFunction(func))
-      entries.planned.push_back(func);
+      entries.addPlanned(func);
   entries.prefix = getFirmwarePrefix(module, prefix);
   return entries;
 }
@@ -125,17 +125,15 @@ LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
       name = dict.getAs<StringAttr>("name");
     if (name)
       if (auto func = symbols.lookup<func::FuncOp>(name))
-        entries.planned.push_back(func);
+        entries.addPlanned(func);
   }
   return entries;
 }
 
 bool mlir::helia::takesArenas(const LoweringEntries &entries,
                               StringAttr callee) {
-  return callee.getValue() == entries.getHydrateName() ||
-         llvm::any_of(entries.planned, [&](func::FuncOp func) {
-           return func.getNameAttr() == callee;
-         });
+  return entries.plannedNames.contains(callee) ||
+         callee.getValue() == entries.getHydrateName();
 }
 
 // Planned functions and the hydrate function take the writable arenas as

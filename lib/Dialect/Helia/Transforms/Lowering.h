@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::helia {
@@ -82,6 +83,14 @@ private:
 struct LoweringEntries {
   std::string prefix;
   SmallVector<func::FuncOp> planned;
+  /// The names of `planned`, for lookups by callee.
+  llvm::DenseSet<StringAttr> plannedNames;
+
+  /// Appends `func` to the planned functions.
+  void addPlanned(func::FuncOp func) {
+    planned.push_back(func);
+    plannedNames.insert(func.getSymNameAttr());
+  }
 
   /// The entries computed from the bindings; `prefix` is the option
   /// (empty: the name of the first planned function).
