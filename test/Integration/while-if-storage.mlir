@@ -33,7 +33,9 @@
 // - @for_in_while: an scf.while's body runs an scf.for that updates a copy
 //   of the carried value while reading the old one (seed 35 reduced): the
 //   copy is a slot for the step, copied back into the carried slot, and the
-//   condition passes the carried slot itself (no copy per iteration there).
+//   condition passes the carried slot itself (no copy per iteration there);
+// - @call_in_while: an scf.while's body hands its after-region argument to
+//   a call, in the carried slot (reduced from seed 237).
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -112,7 +114,7 @@
 // SLOTS-NEXT:   tensor #{{[0-9]+}}
 // SLOTS-NEXT: function @twice
 // @call_in_branch: its argument, the loop's carried slot and the copy of
-// the call's result; @twice's slots lie above them (160 bytes in all).
+// the call's result; @twice's slots lie above them.
 // SLOTS-LABEL: function @call_in_branch
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NEXT:   tensor #0
@@ -145,7 +147,12 @@
 // SLOTS-NEXT:   tensor #3
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 6], @scratch_dtcm + [[X]]
 // SLOTS-NEXT:   tensor #2
-// SLOTS-NEXT: arena @scratch_dtcm: 160 bytes
+// @call_in_while: the argument, the carried value and the copy of the
+// call's result, nothing for the call's operand.
+// SLOTS-NEXT: function @call_in_while
+// SLOTS-COUNT-3: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NOT: buffer
+// SLOTS: arena @scratch_dtcm: 224 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
@@ -167,6 +174,8 @@
 // CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
 // @for_in_while: 9 x.
 // CHECK: [9,  18,  27,  36,  45,  54,  63,  72]
+// @call_in_while: 8 x.
+// CHECK: [8,  16,  24,  32,  40,  48,  56,  64]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -313,6 +322,22 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#1 : tensor<8xf32>
   }
 
+  func.func @call_in_while(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r:2 = scf.while (%k = %c0, %t = %x) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%go) %k, %t : index, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %t1: tensor<8xf32>):
+      %d = func.call @twice(%t1) : (tensor<8xf32>) -> tensor<8xf32>
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %d : index, tensor<8xf32>
+    }
+    return %r#1 : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -341,6 +366,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%b#1) : (tensor<8xf32>) -> ()
     %w = call @for_in_while(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%w) : (tensor<8xf32>) -> ()
+    %cw = call @call_in_while(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    call @print(%cw) : (tensor<8xf32>) -> ()
     return
   }
 }

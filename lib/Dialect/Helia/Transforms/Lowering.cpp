@@ -67,12 +67,20 @@ unsigned ArenaTable::getNumArgs() const {
 
 /// The init whose buffer a loop's result `value` is stored in: the plan
 /// keeps what a loop yields in the buffer it carries (an `scf.while`'s
-/// result, in the buffer of the before-region argument its condition
-/// passes on). Null for anything else.
+/// result or after-region argument, in the buffer of the before-region
+/// argument its condition passes on). Null for anything else.
 static Value getLoopResultInit(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return {};
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto whileOp = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+    if (!whileOp || arg.getOwner() != whileOp.getAfterBody())
+      return {};
+    auto before = dyn_cast<BlockArgument>(
+        whileOp.getConditionOp().getArgs()[arg.getArgNumber()]);
+    if (!before || before.getOwner() != whileOp.getBeforeBody())
+      return {};
+    return whileOp.getInits()[before.getArgNumber()];
+  }
+  auto result = cast<OpResult>(value);
   if (auto forOp = dyn_cast<scf::ForOp>(result.getOwner()))
     return forOp.getTiedLoopInit(result)->get();
   auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner());
