@@ -35,7 +35,9 @@
 //   copy is a slot for the step, copied back into the carried slot, and the
 //   condition passes the carried slot itself (no copy per iteration there);
 // - @call_in_while: an scf.while's body hands its after-region argument to
-//   a call, in the carried slot (reduced from seed 237).
+//   a call, in the carried slot (reduced from seed 237);
+// - @swap_for: an scf.for in a branch swapping its carried values (seed 336
+//   reduced), planned as @swap_while.
 
 // IR-LABEL: func.func @swap_while(
 // IR-NOT: memref.alloc
@@ -151,8 +153,14 @@
 // call's result, nothing for the call's operand.
 // SLOTS-NEXT: function @call_in_while
 // SLOTS-COUNT-3: buffer {{[0-9]+}}: scratch, 32 bytes
+// @swap_for: seven slots: the arguments, the loop's two carried values and
+// the snapshot, and two copies of the arguments in the branch that the
+// loop's inits copy again (two slots more than the loop needs, not yet
+// merged).
+// SLOTS-LABEL: function @swap_for
+// SLOTS-COUNT-7: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NOT: buffer
-// SLOTS: arena @scratch_dtcm: 224 bytes
+// SLOTS: arena @scratch_dtcm: 288 bytes
 
 // (x, y) -> (y, x + 1) three times: (y + 1, x + 2).
 // CHECK: [11,  21,  31,  41,  51,  61,  71,  81]
@@ -176,6 +184,9 @@
 // CHECK: [9,  18,  27,  36,  45,  54,  63,  72]
 // @call_in_while: 8 x.
 // CHECK: [8,  16,  24,  32,  40,  48,  56,  64]
+// @swap_for: three swaps, (y, x).
+// CHECK: [10,  20,  30,  40,  50,  60,  70,  80]
+// CHECK: [1,  2,  3,  4,  5,  6,  7,  8]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @swap_while(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -338,6 +349,25 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#1 : tensor<8xf32>
   }
 
+  func.func @swap_for(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %i0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %first = tensor.extract %x[%i0] : tensor<8xf32>
+    %positive = arith.cmpf ogt, %first, %zero : f32
+    %r:2 = scf.if %positive -> (tensor<8xf32>, tensor<8xf32>) {
+      %l:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %y) -> (tensor<8xf32>, tensor<8xf32>) {
+        scf.yield %b, %a : tensor<8xf32>, tensor<8xf32>
+      }
+      scf.yield %l#0, %l#1 : tensor<8xf32>, tensor<8xf32>
+    } else {
+      scf.yield %x, %y : tensor<8xf32>, tensor<8xf32>
+    }
+    return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -368,6 +398,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%w) : (tensor<8xf32>) -> ()
     %cw = call @call_in_while(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%cw) : (tensor<8xf32>) -> ()
+    %sf:2 = call @swap_for(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%sf#0) : (tensor<8xf32>) -> ()
+    call @print(%sf#1) : (tensor<8xf32>) -> ()
     return
   }
 }

@@ -316,7 +316,15 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
     }
     llvm::erase_if(entry.copies,
                    [](auto &copy) { return copy.first == nullptr; });
-    if (entry.isFor)
+    // An scf.for whose carried values trade places (a swap) gets its
+    // copies here too: after the analysis they would form a cycle.
+    if (entry.isFor &&
+        llvm::none_of(entry.copies, [&](auto &copy) {
+          return llvm::any_of(entry.copies, [&](auto &other) {
+            return &other != &copy &&
+                   isWrittenInto(copy.first->get(), other.second, body);
+          });
+        }))
       continue;
     // The copies run in order; a value stored in a carried buffer that an
     // earlier copy overwrites (two carried values swapped) is copied first
