@@ -7,14 +7,23 @@ limit that leaves room for only part of the weights, and weighs the
 measured bytes of every memory by the platform's access costs (cycles per
 access of `access_bytes` bytes, docs/Placement.md): the measured side of
 bench/strategies.py's predicted table.
+
+`profiled` is objective=traffic priced by measured traffic: the default
+plan's run writes a traffic profile (bench/traffic.py --profile), and the
+network is planned again with --traffic-profile (docs/Placement.md,
+"Placement by measured traffic").
+
+--check exits 1 unless, on every row, `profiled` is at most every other
+strategy and every plan prints the same output checksum.
 """
-import argparse, json, math, os, subprocess, sys
+import argparse, json, math, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # mps3_an547's preset costs (read, write, access bytes; docs/Placement.md).
 COSTS = {"itcm": (1, 1, 4), "dtcm": (1, 1, 4), "sram": (2, 2, 4),
          "qspi": (10, 10, 4)}
 OBJECTIVES = ["default", "fast-share", "hand", "traffic"]
+COLUMNS = OBJECTIVES + ["profiled"]
 
 
 def cycles(report):
@@ -26,36 +35,62 @@ def cycles(report):
     return total
 
 
+def measure(model, limit, build, options):
+    out = subprocess.run(
+        [sys.executable, os.path.join(HERE, "traffic.py"), model,
+         "--build", build, "--json", "--memory-limit", "dtcm=" + limit] + options,
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases", nargs="+", metavar="MODEL=DTCM_BYTES",
                     help="a model and the DTCM limit of its plans")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless profiled <= every other strategy on "
+                         "every row and the checksums agree")
     args = ap.parse_args()
-    print("| model | DTCM limit | " + " | ".join(OBJECTIVES) +
-          " | traffic vs best other | checksums equal |")
-    print("|---|---:|" + "---:|" * len(OBJECTIVES) + "---:|---|")
-    worst = 0.0
-    for case in args.cases:
-        model, limit = case.rsplit("=", 1)
-        row, sums = {}, set()
-        for objective in OBJECTIVES:
-            out = subprocess.run(
-                [sys.executable, os.path.join(HERE, "traffic.py"), model,
-                 "--build", args.build, "--json",
-                 "--memory-limit", "dtcm=" + limit,
-                 "--compile-option=--objective=" + objective],
-                check=True, capture_output=True, text=True).stdout
-            report = json.loads(out)
-            row[objective] = cycles(report)
+    print("| model | DTCM limit | " + " | ".join(COLUMNS) +
+          " | traffic vs best other | profiled vs best other | checksums equal |")
+    print("|---|---:|" + "---:|" * (len(COLUMNS) + 2) + "---|")
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        for case in args.cases:
+            model, limit = case.rsplit("=", 1)
+            row, sums = {}, set()
+            profile = os.path.join(work, "profile.json")
+            for objective in OBJECTIVES:
+                extra = ["--compile-option=--objective=" + objective]
+                if objective == "default":
+                    extra += ["--profile", profile]
+                report = measure(model, limit, args.build, extra)
+                row[objective] = cycles(report)
+                sums.add(report["checksum"])
+            report = measure(model, limit, args.build,
+                             ["--profile", profile, "--replan"])
+            row["profiled"] = cycles(report)
             sums.add(report["checksum"])
-        best_other = min(v for k, v in row.items() if k != "traffic")
-        ratio = row["traffic"] / best_other
-        worst = max(worst, ratio)
-        print(f"| {os.path.basename(model)} | {limit} | " +
-              " | ".join(str(row[o]) for o in OBJECTIVES) +
-              f" | {ratio:.4f} | {'yes' if len(sums) == 1 else 'NO'} |")
-    return 0
+            best = {}
+            best["traffic"] = min(v for o, v in row.items() if o not in ("traffic", "profiled"))
+            best["profiled"] = min(v for o, v in row.items() if o != "profiled")
+            name = os.path.basename(model)
+            print(f"| {name} | {limit} | " +
+                  " | ".join(str(row[o]) for o in COLUMNS) +
+                  f" | {row['traffic'] / best['traffic']:.4f}"
+                  f" | {row['profiled'] / best['profiled']:.4f}"
+                  f" | {'yes' if len(sums) == 1 else 'NO'} |", flush=True)
+            if row["profiled"] > best["profiled"]:
+                failures.append(f"{name} at {limit}: profiled {row['profiled']} > "
+                                f"best other {best['profiled']}")
+            if len(sums) != 1:
+                failures.append(f"{name} at {limit}: the plans' checksums differ")
+    print()
+    print(f"profiled above another strategy, or checksums differ: {len(failures)}")
+    for f in failures:
+        print("  " + f)
+    return 1 if args.check and failures else 0
 
 
 if __name__ == "__main__":

@@ -24,10 +24,16 @@ the plugin attributes to come from the image and the plan:
 usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--weights K]
            [--json | --markdown] [--runs N] [--rules FILE]
            [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
+           [--profile FILE [--replan]]
 
 Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
 "Measuring traffic"; with --markdown one table of every model, as in
-docs/benchmarks.md). Exits 1 with a message when a step fails.
+docs/benchmarks.md). --profile FILE also writes the run's traffic profile
+(measured bytes per buffer, for helia-compile --traffic-profile), adding
+runs with every constant pinned into each of --profile-memories; --replan
+then plans the model again with --objective=traffic and that profile and
+reports the new plan (docs/Placement.md, "Placement by measured
+traffic"). Exits 1 with a message when a step fails.
 """
 import argparse
 import json
@@ -295,7 +301,8 @@ def arena_role(arena):
 
 def measure(args, work):
     prefix, plan, elf = build_image(args, work)
-    ranges, tensors_of, begin, end = ranges_of(prefix, plan, elf, args.slots or args.weights)
+    ranges, tensors_of, begin, end = ranges_of(prefix, plan, elf,
+                                               args.slots or args.weights or args.profile)
     ranges_file = os.path.join(work, "traffic.ranges")
     with open(ranges_file, "w") as f:
         f.write("# <level> <begin> <end> <name> (tools/helia-traffic)\n")
@@ -325,7 +332,7 @@ def measure(args, work):
                  "address": a["begin"], "size": a["end"] - a["begin"]}
         entry.update({k: a[k] for k in COUNTS})
         entry["slots"] = []
-        if args.slots or args.weights:
+        if args.slots or args.weights or args.profile:
             spans = [(s["offset"], s["offset"] + s["size"]) for s in a["slots"]]
             for s, (lo, hi) in zip(a["slots"], spans):
                 key = (a["name"], s["offset"], s["size"])
@@ -359,10 +366,72 @@ def measure(args, work):
     }
     if args.weights:
         result["weights"] = weight_ranking(arenas, args.weights)
+    if args.profile:
+        write_profile(args, plan, measured, work)
     if not args.slots:
         for a in arenas:
             a["slots"] = []
     return result
+
+
+def pad_in_place_choice(work, prefix):
+    """'always' or 'never': the helia-pad-in-place variant helia-compile
+    kept (its report's last lines), so that a re-plan keeps the same
+    tensors."""
+    text = open(os.path.join(work, f"{prefix}.plan.txt")).read()
+    m = re.search(r"scratch \d+ bytes, (with|without) helia-pad-in-place", text)
+    return "always" if m and m.group(1) == "with" else "never"
+
+
+def write_profile(args, plan, measured, work):
+    """The traffic profile of this run (Planner/TrafficProfile.h,
+    docs/Placement.md): per buffer whose slot holds it alone, the bytes and
+    accesses measured. Slots that share bytes with another buffer (scratch
+    reused by lifetime) and stream slots are left out: their counts mix
+    several buffers, and the planner keeps the static model for them."""
+    arena_name = {a["region_id"]: a["name"] for a in plan["arenas"]}
+    members, slot_of = {}, {}
+    for t in plan["tensors"]:
+        members.setdefault(t["buffer"], []).append(t)
+        b = t.get("binding")
+        if b is not None and t["size"] > 0:
+            slot_of.setdefault((arena_name[b["region_id"]], b["offset"], t["size"]),
+                               set()).add(t["buffer"])
+    streamed = {t["buffer"] for t in plan["tensors"] if t["residency"] == "stream"}
+    entries = []
+    for a in measured["arenas"]:
+        spans = [(s["offset"], s["offset"] + s["size"]) for s in a["slots"]]
+        for s, (lo, hi) in zip(a["slots"], spans):
+            buffers = slot_of.get((a["name"], s["offset"], s["size"]), set())
+            overlapping = sum(1 for l2, h2 in spans if l2 < hi and lo < h2)
+            if len(buffers) != 1 or overlapping > 1:
+                continue
+            buffer = next(iter(buffers))
+            if buffer in streamed:
+                continue
+            tensors = sorted(members[buffer], key=lambda t: t["tensor_id"])
+            root = tensors[0]
+            entry = {"function": root["function"], "tensor_id": root["tensor_id"],
+                     "members": [t["tensor_id"] for t in tensors],
+                     "name": root["name"], "kind": root["kind"], "size": root["size"],
+                     "memory": a["memory"]}
+            entry.update({k: s[k] for k in COUNTS})
+            entries.append(entry)
+    entries.sort(key=lambda e: (plan["functions"].index(e["function"]), e["tensor_id"]))
+    counts_of = {f: 0 for f in plan["functions"]}
+    for t in plan["tensors"]:
+        counts_of[t["function"]] += 1
+    profile = {
+        "format": "helia-traffic-profile", "version": 1,
+        "model": os.path.basename(args.model), "platform": plan["platform"],
+        "runs": args.runs,
+        "compile": {"pad_in_place": pad_in_place_choice(work, args.prefix)},
+        "functions": [{"name": f, "tensors": counts_of[f]} for f in plan["functions"]],
+        "tensors": entries,
+    }
+    with open(args.profile, "w") as f:
+        json.dump(profile, f, indent=1)
+        f.write("\n")
 
 
 def weight_ranking(arenas, count):
@@ -461,6 +530,15 @@ def main():
                     help="<memory>=<bytes> for helia-compile (repeatable)")
     ap.add_argument("--compile-option", action="append", default=[],
                     help="another helia-compile option, e.g. --compile-option=--stream-pool=dtcm")
+    ap.add_argument("--profile", metavar="FILE",
+                    help="write the traffic profile of the run (measured bytes per "
+                         "buffer) for helia-compile --traffic-profile")
+    ap.add_argument("--profile-memories", default="dtcm,sram", metavar="M,M",
+                    help="with --profile: also measure every constant pinned into "
+                         "each of these memories (default dtcm,sram; '' for none)")
+    ap.add_argument("--replan", action="store_true",
+                    help="with --profile: plan again with --objective=traffic and "
+                         "the profile, and measure and report that plan instead")
     ap.add_argument("--keep", help="keep the image and the plugin's files in this directory")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--clang", default="clang-22")
@@ -471,16 +549,71 @@ def main():
         ap.error("--runs must be at least 1")
     if args.keep and len(args.models) > 1:
         ap.error("--keep takes one model")
+    if args.profile and len(args.models) > 1:
+        ap.error("--profile takes one model")
+    if args.replan and not args.profile:
+        ap.error("--replan needs --profile FILE")
     results = []
+
+    def profile_memories(work, first):
+        """Measures the plan again with every constant pinned into each of
+        --profile-memories (no memory limit) and adds those constants'
+        entries to the profile: the lowered code reads some weights more
+        often in one memory than in another."""
+        profile = json.load(open(args.profile))
+        choice = profile["compile"]["pad_in_place"]
+        for memory in [m for m in args.profile_memories.split(",") if m]:
+            rules = os.path.join(work, f"pin-{memory}.json")
+            with open(rules, "w") as f:
+                json.dump([{"type": "constant",
+                            "attributes": {"constant_destination_memory": memory}}], f)
+            run_args = argparse.Namespace(**vars(args))
+            run_args.rules = rules
+            run_args.memory_limit = []
+            run_args.profile = os.path.join(work, f"profile-{memory}.json")
+            run_args.compile_option = [o for o in args.compile_option
+                                       if not o.startswith(("--objective=", "--pad-in-place="))]
+            run_args.compile_option.append(f"--pad-in-place={choice}")
+            try:
+                measure(run_args, work)
+            except Failure as e:
+                print(f"traffic.py: note: {args.model}: no profile with every constant "
+                      f"in {memory}: {str(e).splitlines()[0]}", file=sys.stderr)
+                continue
+            extra = json.load(open(run_args.profile))
+            profile["tensors"] += [e for e in extra["tensors"]
+                                   if e["kind"] == "constant" and e["memory"] == memory]
+        with open(args.profile, "w") as f:
+            json.dump(profile, f, indent=1)
+            f.write("\n")
+        return first
+
+    def measure_in(work):
+        if not args.replan:
+            result = measure(args, work)
+            return profile_memories(work, result) if args.profile else result
+        # Measure, write the profile, then plan by it and measure that plan.
+        profile_memories(work, measure(args, work))
+        choice = json.load(open(args.profile))["compile"]["pad_in_place"]
+        replan = argparse.Namespace(**vars(args))
+        replan.profile = None
+        replan.compile_option = [o for o in args.compile_option
+                                 if not o.startswith("--objective=")] + [
+            "--objective=traffic", f"--traffic-profile={os.path.abspath(args.profile)}",
+            f"--pad-in-place={choice}"]
+        result = measure(replan, work)
+        result["profile"] = args.profile
+        return result
+
     try:
         for model in args.models:
             args.model = model
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
-                results.append(measure(args, os.path.abspath(args.keep)))
+                results.append(measure_in(os.path.abspath(args.keep)))
             else:
                 with tempfile.TemporaryDirectory() as work:
-                    results.append(measure(args, work))
+                    results.append(measure_in(work))
     except Failure as e:
         print(f"traffic.py: error: {args.model}: {e}", file=sys.stderr)
         sys.exit(1)

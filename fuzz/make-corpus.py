@@ -8,7 +8,8 @@ Writes OUT_DIR/pipeline/ (each module of test/ -- split at `// -----` -- and
 each bench model, behind a few 8-byte configurations that the pipeline
 fuzzer decodes: platform, rule seed, algorithm, limits), OUT_DIR/rules/
 (every JSON file embedded in the tests with split-file, plus the README's
-example), OUT_DIR/planner/ (a few fixed byte strings) and OUT_DIR/tflite/
+example), OUT_DIR/profile/ (the traffic profiles embedded in the tests),
+OUT_DIR/planner/ (a few fixed byte strings) and OUT_DIR/tflite/
 (the small .tflite files of the shared bench). File names are
 content hashes, so reruns are idempotent.
 """
@@ -106,13 +107,16 @@ def main() -> int:
         ROOT.parent / "shared" / "bench" / "models"
     modules = []
     rules = []
+    profiles = []
     for path in sorted((ROOT / "test").rglob("*")):
         if path.suffix not in (".mlir", ".test") or not path.is_file():
             continue
         text = path.read_text(errors="replace")
         if "//--- " in text:
             for name, content in split_files(text):
-                if name.endswith(".json"):
+                if name.endswith(".json") and "helia-traffic-profile" in content:
+                    profiles.append(content.encode())
+                elif name.endswith(".json"):
                     rules.append(content.encode())
                 elif name.endswith(".mlir"):
                     modules.extend(split_modules(content))
@@ -133,6 +137,8 @@ def main() -> int:
         write(out / "rules", rule)
     for seed in (b"", b"\x00" * 16, bytes(range(64)), b"\xff" * 64):
         write(out / "planner", seed)
+    for profile in profiles:
+        write(out / "profile", profile)
     # The importer's seeds: the real .tflite files small enough to mutate
     # quickly (every SEANet single-op model, the small TFLM examples).
     tflite = bench.parent / "tflite"

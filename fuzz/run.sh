@@ -11,7 +11,7 @@ seconds=${2:-60}
 shift $(( $# > 1 ? 2 : 1 ))
 src=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(planner rules pipeline tflite npz)
+[ ${#targets[@]} -eq 0 ] && targets=(planner rules profile pipeline tflite npz)
 
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:allow_user_poisoning=0:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

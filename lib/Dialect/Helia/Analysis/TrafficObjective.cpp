@@ -100,16 +100,23 @@ TrafficObjective::getProblem(ArrayRef<unsigned> open,
   for (unsigned i : open) {
     const BufferPlan &buffer = plan.getBuffer(i);
     const AccessCost &source = costs.lookup(buffer.arena.source);
-    auto reads = static_cast<double>(buffer.readBytes);
+    // Bytes read where it would live: measured there, else the buffer's.
+    auto readsIn = [&](StringRef memory) {
+      auto it = buffer.readBytesIn.find(memory);
+      return static_cast<double>(it != buffer.readBytesIn.end()
+                                     ? it->second
+                                     : buffer.readBytes);
+    };
     auto size = static_cast<double>(buffer.info->size);
     PinItem item;
     item.size = buffer.alignedSize;
-    item.directCycles = source.read(reads);
+    item.directCycles = source.read(readsIn(buffer.arena.source));
     for (StringRef memory : destinations) {
       const AccessCost &destination = costs.lookup(memory);
       // Pinning into the memory it is stored in copies nothing.
       bool allowed = memory != buffer.arena.source;
-      item.pinnedCycles.push_back(allowed ? destination.read(reads) : -1);
+      item.pinnedCycles.push_back(allowed ? destination.read(readsIn(memory))
+                                          : -1);
       item.hydrateCycles.push_back(source.read(size) + destination.write(size));
     }
     problem.items.push_back(std::move(item));

@@ -53,6 +53,7 @@ void mlir::helia::buildHeliaPlanningPipeline(
   assign.remarks = options.remarks;
   assign.objective = options.objective;
   assign.amortize = options.amortize;
+  assign.trafficProfile = options.trafficProfile;
   assign.memoryCosts.assign(options.memoryCosts.begin(),
                             options.memoryCosts.end());
   pm.addPass(createHeliaAssignBindings(assign));

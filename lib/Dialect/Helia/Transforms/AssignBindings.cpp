@@ -147,8 +147,24 @@ void HeliaAssignBindings::runOnOperation() {
   BindingOptions options = getBindingOptions();
   llvm::StringMap<::helia::planner::AccessCost> costs =
       getMemoryCosts(module, *platformAttr);
-  if (options.objective != ::helia::planner::Objective::Default)
+  if (options.objective != ::helia::planner::Objective::Default) {
     setPredictedTraffic(plan);
+    if (!trafficProfile.empty()) {
+      FailureOr<::helia::planner::TrafficProfile> profile =
+          loadTrafficProfile(trafficProfile, module.getLoc());
+      if (failed(profile))
+        return signalPassFailure();
+      FailureOr<unsigned> profiled =
+          applyTrafficProfile(plan, *profile, trafficProfile, remarks);
+      if (failed(profiled))
+        return signalPassFailure();
+      numProfiled += *profiled;
+    }
+  } else if (!trafficProfile.empty()) {
+    emitWarning(module.getLoc())
+        << "traffic-profile '" << trafficProfile
+        << "' is not used by objective=default; give objective=traffic";
+  }
   MemoryChooser memories(plan);
   bool planned = succeeded(memories.chooseConstantHomes()) &&
                  succeeded(memories.choosePersistentHomes()) &&

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -65,40 +66,31 @@ unsigned ArenaTable::getNumArgs() const {
       arenas, [](const auto &entry) { return entry.second.argIndex >= 0; });
 }
 
-/// The init whose buffer a loop's result `value` is stored in: the plan
-/// keeps what a loop yields in the buffer it carries (an `scf.while`'s
-/// result or after-region argument, in the buffer of the before-region
-/// argument its condition passes on). Null for anything else.
-static Value getLoopResultInit(Value value) {
+/// The value whose buffer a loop stores `value` in, where `value` is
+/// carried by a loop nested in a planned body and has no binding of its own:
+/// an `scf.while` after-region argument or result is the value its
+/// condition passes on; a loop result is its init's buffer. Null otherwise.
+static Value getLoopStorage(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto whileOp = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
-    if (!whileOp || arg.getOwner() != whileOp.getAfterBody())
+    if (!whileOp || arg.getParentRegion() != &whileOp.getAfter())
       return {};
-    auto before = dyn_cast<BlockArgument>(
-        whileOp.getConditionOp().getArgs()[arg.getArgNumber()]);
-    if (!before || before.getOwner() != whileOp.getBeforeBody())
-      return {};
-    return whileOp.getInits()[before.getArgNumber()];
+    return whileOp.getConditionOp().getArgs()[arg.getArgNumber()];
   }
   auto result = cast<OpResult>(value);
-  if (auto forOp = dyn_cast<scf::ForOp>(result.getOwner()))
-    return forOp.getTiedLoopInit(result)->get();
-  auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner());
-  if (!whileOp)
-    return {};
-  auto before = dyn_cast<BlockArgument>(
-      whileOp.getConditionOp().getArgs()[result.getResultNumber()]);
-  if (!before || before.getOwner() != whileOp.getBeforeBody())
-    return {};
-  return whileOp.getInits()[before.getArgNumber()];
+  if (auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner()))
+    return whileOp.getConditionOp().getArgs()[result.getResultNumber()];
+  auto loop = dyn_cast<LoopLikeOpInterface>(result.getOwner());
+  OpOperand *init = loop ? loop.getTiedLoopInit(result) : nullptr;
+  return init ? init->get() : Value();
 }
 
 BindingAttr FunctionBindings::lookupStorage(Value value) const {
   while (value) {
     if (BindingAttr binding = bindings.lookup(value))
       return binding;
-    Value init = getLoopResultInit(value);
-    value = init ? init : getSameLayoutStorage(value);
+    Value next = getSameLayoutStorage(value);
+    value = next ? next : getLoopStorage(value);
   }
   return {};
 }

@@ -77,6 +77,10 @@ struct BufferPlan {
   /// Predicted bytes read from and written to the buffer per inference
   /// (TrafficAnalysis); filled when the objective is not Default.
   uint64_t readBytes = 0, writeBytes = 0;
+  /// Measured bytes read per inference while the buffer lived in a memory,
+  /// by memory (traffic-profile=); the objective prices a home by it when
+  /// the profile measured that memory, else by readBytes.
+  llvm::StringMap<uint64_t> readBytesIn;
   /// True when the objective, not a rule, pinned the constant.
   bool pinnedByObjective = false;
 };

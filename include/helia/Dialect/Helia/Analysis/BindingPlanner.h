@@ -25,6 +25,7 @@
 #define HELIA_DIALECT_HELIA_ANALYSIS_BINDINGPLANNER_H
 
 #include "helia/Dialect/Helia/Analysis/BindingPlan.h"
+#include "helia/Planner/TrafficProfile.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -69,6 +70,23 @@ private:
 /// Fills BufferPlan::readBytes and writeBytes of every buffer from the
 /// TrafficAnalysis of its function.
 void setPredictedTraffic(BindingPlan &plan);
+
+/// Reads and parses the traffic profile at `path` (Planner/TrafficProfile.h);
+/// a file that cannot be read or parsed is a located error at `loc`.
+FailureOr<::helia::planner::TrafficProfile>
+loadTrafficProfile(StringRef path, Location loc);
+
+/// Replaces BufferPlan::readBytes and writeBytes of every buffer `profile`
+/// measured with its counts per inference; the other buffers keep the
+/// static model's (a remark says how many; with `remarks`, one per
+/// buffer). Fails with a located error when the profile is of another
+/// model: a function or tensor it names is not this module's, a tensor's
+/// name, kind or size differ, or a buffer groups other tensors. Returns the
+/// number of buffers it measured.
+FailureOr<unsigned>
+applyTrafficProfile(BindingPlan &plan,
+                    const ::helia::planner::TrafficProfile &profile,
+                    StringRef path, bool remarks);
 
 /// objective=traffic and the strategies it is compared with: which open
 /// constants (no rule gave them a residency or a destination) to pin into

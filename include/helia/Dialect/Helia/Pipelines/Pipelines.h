@@ -112,6 +112,12 @@ struct HeliaMemoryPipelineOptions
       *this, "amortize",
       llvm::cl::desc("Inferences a pin's one hydration is amortised over"),
       llvm::cl::init(1000)};
+  PassOptions::Option<std::string> trafficProfile{
+      *this, "traffic-profile",
+      llvm::cl::desc("Measured traffic per tensor (bench/traffic.py "
+                     "--profile) that the objective prices placements by "
+                     "instead of the static model (docs/Placement.md)"),
+      llvm::cl::init("")};
   PassOptions::ListOption<std::string> memoryCosts{
       *this, "memory-cost",
       llvm::cl::desc("Access costs of a memory, as "

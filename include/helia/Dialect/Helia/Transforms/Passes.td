@@ -306,8 +306,15 @@ def HeliaAssignBindings : Pass<"helia-assign-bindings", "::mlir::ModuleOp"> {
     ListOption<"memoryCosts", "memory-cost", "std::string",
                "Access costs of a memory, as name=read,write[,access_bytes] "
                "in cycles (repeatable)">,
+    Option<"trafficProfile", "traffic-profile", "std::string",
+           /*default=*/"\"\"",
+           "Measured traffic per tensor (bench/traffic.py --profile) that "
+           "the objective prices placements by instead of the static model; "
+           "tensors it does not give keep the static model's">,
   ];
   let statistics = [
+    Statistic<"numProfiled", "profiled",
+              "Buffers whose traffic comes from the traffic profile">,
     Statistic<"numSpilled", "spilled",
               "Scratch buffers moved to a later preferred memory">,
     Statistic<"numPinnedByObjective", "pinned-by-objective",
