@@ -366,4 +366,6 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
     hoistRegionStorage(func, aliases);
+  for (FunctionOpInterface func : planned)
+    sinkHoistedStorage(func);
 }
