@@ -68,8 +68,8 @@ func.func @imported(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
 // body, where the planner counts it: a tensor.empty moves before the
 // scf.if, and a call's result is copied into a new tensor there.
 // CHECK-LABEL: func.func @branches(
-// CHECK: %[[R:.*]] = tensor.empty() : tensor<4xf32>
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[R:.*]] = tensor.empty() : tensor<4xf32>
 // CHECK: scf.if
 // CHECK: %[[N:.*]] = func.call @callee(%arg0)
 // CHECK: linalg.copy ins(%[[N]] : tensor<4xf32>) outs(%[[R]] : tensor<4xf32>)

@@ -195,8 +195,10 @@ func.func @call_in_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
 // buffer through the branch, so its first insert reads a zero fill of the
 // buffer, made in the branch (every byte written, none read).
 
+// The hoisted buffers sit right before the loop; the fill's is the second.
 // CHECK-LABEL: func.func @concat_in_branch_in_loop(
-// CHECK: %[[CAT:.*]] = tensor.empty() : tensor<1x8xf32>
+// CHECK: tensor.empty() : tensor<1x8xf32>
+// CHECK-NEXT: %[[CAT:.*]] = tensor.empty() : tensor<1x8xf32>
 // CHECK: scf.for
 // CHECK: scf.if
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[CAT]] : tensor<1x8xf32>)
