@@ -134,10 +134,15 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Distinct slots of one arena are offsets into one object to LLVM: mark
+  // which bytes each access touches, so that LLVM knows which loads and
+  // stores of different slots cannot alias (docs/Firmware.md).
+  pm.addPass(createHeliaMarkSlotAliasScopes());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createHeliaAttachSlotAliasScopes());
   pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
   sections.platform = options.platform;
