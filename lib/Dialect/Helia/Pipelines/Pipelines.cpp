@@ -132,12 +132,14 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
   // Distinct slots of one arena are offsets into one object to LLVM: mark
   // which bytes each access touches, so that LLVM knows which loads and
-  // stores of different slots cannot alias (docs/Firmware.md).
+  // stores of different slots cannot alias (docs/Firmware.md). Before
+  // expand-strided-metadata, while subviews (in bounds by construction)
+  // are not yet reinterpret casts.
   pm.addPass(createHeliaMarkSlotAliasScopes());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::helia {
@@ -94,60 +95,152 @@ getStaticExtent(MemRefType type) {
   return std::make_pair(first * *elementBytes, (last + 1) * *elementBytes);
 }
 
-/// The bytes of its root that an access through `memref` can touch.
-static std::optional<ByteRange> getByteRange(Value memref) {
-  auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type)
-    return std::nullopt;
-  // Relative to the aligned pointer of `memref`, from its own layout.
-  std::optional<std::pair<int64_t, int64_t>> extent = getStaticExtent(type);
-  // Bytes to add to reach the root's aligned pointer.
+namespace {
+/// Where the aligned pointer of a memref value points: `shift` bytes past
+/// the aligned pointer of its root, within the extent of the nearest view
+/// if every op between that view and the value stays in bounds.
+struct Origin {
+  Attribute global;
+  Value root;
   int64_t shift = 0;
-  // Whether every op walked so far stays within its source, so that the
-  // extent of a view further down bounds the access.
+  std::optional<std::pair<int64_t, int64_t>> viewExtent;
   bool inBounds = true;
-  Value value = memref;
-  while (Operation *def = value.getDefiningOp()) {
+
+  bool operator==(const Origin &other) const {
+    return global == other.global && root == other.root &&
+           shift == other.shift && viewExtent == other.viewExtent &&
+           inBounds == other.inBounds;
+  }
+};
+
+/// Follows memref values to their roots, through views and block arguments
+/// (the memrefs a loop carries).
+class OriginTracer {
+public:
+  /// The origin of `value`; failure when it is unknown, nullopt for a
+  /// block argument already being traced (a value a loop passes back to
+  /// itself, which adds no origin).
+  FailureOr<std::optional<Origin>> trace(Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return traceBlockArgument(cast<BlockArgument>(value));
     if (auto view = dyn_cast<memref::ViewOp>(def)) {
       APInt byteShift;
       if (!matchPattern(view.getByteShift(), m_ConstantInt(&byteShift)))
-        return std::nullopt;
-      if (!extent && inBounds)
-        extent = getStaticExtent(view.getType());
-      shift += byteShift.getSExtValue();
-      value = view.getSource();
-      continue;
+        return failure();
+      FailureOr<std::optional<Origin>> origin = trace(view.getSource());
+      if (failed(origin) || !*origin)
+        return origin;
+      Origin result = **origin;
+      result.shift += byteShift.getSExtValue();
+      result.viewExtent = getStaticExtent(view.getType());
+      if (result.viewExtent) {
+        result.viewExtent->first += result.shift;
+        result.viewExtent->second += result.shift;
+      }
+      result.inBounds = true;
+      return std::optional<Origin>(result);
     }
-    // Ops whose result shares its source's aligned pointer.
+    // Ops whose result shares its source's aligned pointer and stays
+    // within it.
     if (isa<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
-            memref::CollapseShapeOp, memref::AssumeAlignmentOp>(def)) {
-      value = def->getOperand(0);
-      continue;
-    }
-    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
-      value = metadata.getSource();
-      continue;
-    }
+            memref::CollapseShapeOp, memref::AssumeAlignmentOp,
+            memref::ExtractStridedMetadataOp>(def))
+      return trace(def->getOperand(0));
+    // The same pointer, but it can address anything past it.
     if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def)) {
-      // It can address anything past the pointer: only its own (static)
-      // layout bounds it.
-      if (value != memref && !extent)
-        return std::nullopt;
-      inBounds = false;
-      value = cast.getSource();
-      continue;
+      FailureOr<std::optional<Origin>> origin = trace(cast.getSource());
+      if (failed(origin) || !*origin)
+        return origin;
+      Origin result = **origin;
+      result.inBounds = false;
+      return std::optional<Origin>(result);
     }
-    break;
+    return std::optional<Origin>(getRoot(value));
   }
+
+private:
+  static Origin getRoot(Value value) {
+    Origin origin;
+    if (auto global = value.getDefiningOp<memref::GetGlobalOp>())
+      origin.global = global.getNameAttr();
+    else
+      origin.root = value;
+    return origin;
+  }
+
+  /// A block argument other than a function's: the one origin of every
+  /// value its predecessors pass.
+  FailureOr<std::optional<Origin>> traceBlockArgument(BlockArgument arg) {
+    Block *block = arg.getOwner();
+    if (block->isEntryBlock())
+      return std::optional<Origin>(getRoot(arg));
+    if (!inProgress.insert(arg).second)
+      return std::optional<Origin>();
+    std::optional<Origin> result;
+    bool ok = true;
+    for (auto it = block->pred_begin(); ok && it != block->pred_end(); ++it) {
+      auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+      if (!branch) {
+        ok = false;
+        break;
+      }
+      Operation *terminator = branch.getOperation();
+      for (unsigned i = 0; ok && i < terminator->getNumSuccessors(); ++i) {
+        if (terminator->getSuccessor(i) != block)
+          continue;
+        Value incoming =
+            branch.getSuccessorOperands(i)[arg.getArgNumber()];
+        if (!incoming) {
+          ok = false;
+          break;
+        }
+        FailureOr<std::optional<Origin>> origin = trace(incoming);
+        if (failed(origin)) {
+          ok = false;
+          break;
+        }
+        if (!*origin)
+          continue;
+        if (result && !(*result == **origin))
+          ok = false;
+        result = *origin;
+      }
+    }
+    inProgress.erase(arg);
+    if (!ok)
+      return failure();
+    return result;
+  }
+
+  DenseSet<Value> inProgress;
+};
+} // namespace
+
+/// The bytes of its root that an access through `memref` can touch.
+static std::optional<ByteRange> getByteRange(Value memref,
+                                             OriginTracer &tracer) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type)
+    return std::nullopt;
+  FailureOr<std::optional<Origin>> origin = tracer.trace(memref);
+  if (failed(origin) || !*origin)
+    return std::nullopt;
+  // From the memref's own layout, past its aligned pointer; else the
+  // extent of the view it lies in.
+  std::optional<std::pair<int64_t, int64_t>> extent;
+  if (std::optional<std::pair<int64_t, int64_t>> own = getStaticExtent(type))
+    extent = std::make_pair((*origin)->shift + own->first,
+                            (*origin)->shift + own->second);
+  else if ((*origin)->inBounds)
+    extent = (*origin)->viewExtent;
   if (!extent)
     return std::nullopt;
   ByteRange range;
-  if (auto global = value.getDefiningOp<memref::GetGlobalOp>())
-    range.global = global.getNameAttr();
-  else
-    range.root = value;
-  range.begin = shift + extent->first;
-  range.end = shift + extent->second;
+  range.global = (*origin)->global;
+  range.root = (*origin)->root;
+  range.begin = extent->first;
+  range.end = extent->second;
   return range;
 }
 
@@ -178,11 +271,12 @@ struct HeliaMarkSlotAliasScopes
       // The distinct ranges, in order of first access, and each access's.
       SmallVector<ByteRange> ranges;
       SmallVector<std::pair<Operation *, unsigned>> accesses;
+      OriginTracer tracer;
       func.walk([&](Operation *op) {
         Value memref = getAccessedMemRef(op);
         if (!memref)
           return;
-        std::optional<ByteRange> range = getByteRange(memref);
+        std::optional<ByteRange> range = getByteRange(memref, tracer);
         if (!range)
           return;
         auto *it = llvm::find(ranges, *range);
