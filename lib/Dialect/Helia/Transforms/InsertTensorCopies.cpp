@@ -306,7 +306,9 @@ void HeliaInsertTensorCopies::runOnOperation() {
     if (failed(rewriteNestedAllocations(func)))
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
+    copyCarriedIntoOtherIterArgs(func);
     copyWhileYieldsIntoCarriedArgs(func);
+    copyValuesYieldedTwice(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);

@@ -237,6 +237,95 @@ static bool isWrittenInto(Value value, BlockArgument iterArg, Block *body) {
   return true;
 }
 
+/// The first op of `body` (or the op of `body` around it) that writes into
+/// the buffer of `iterArg`: a destination-style op or a loop that takes it
+/// as its destination (init). Null when the body never writes into it.
+static Operation *getFirstWrite(BlockArgument iterArg, Block *body) {
+  Operation *first = nullptr;
+  for (OpOperand &use : iterArg.getUses()) {
+    Operation *user = use.getOwner();
+    auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+    auto loop = dyn_cast<LoopLikeOpInterface>(user);
+    if (!(dps && dps.isDpsInit(&use)) &&
+        !(loop && loop.getTiedLoopRegionIterArg(&use)))
+      continue;
+    Operation *top = getAncestorIn(body, user);
+    if (top && (!first || top->isBeforeInBlock(first)))
+      first = top;
+  }
+  return first;
+}
+
+/// True when every use of `value`, a value of `body`, reads it in an op of
+/// `body` before `before` without keeping it (an input of a
+/// destination-style op, an extract, or a view whose uses do the same).
+static bool isOnlyReadBefore(Value value, Operation *before, Block *body) {
+  return llvm::all_of(value.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    Operation *top = getAncestorIn(body, user);
+    if (!top || top == before || !top->isBeforeInBlock(before))
+      return false;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+            tensor::ExtractSliceOp, tensor::CastOp>(user))
+      return isOnlyReadBefore(user->getResult(0), before, body);
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+      return !dps.isDpsInit(&use);
+    return isa<tensor::ExtractOp>(user);
+  });
+}
+
+void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
+  struct Shift {
+    Operation *loop;
+    OpOperand *yielded;
+    BlockArgument from, into;
+    unsigned fromIndex;
+    Operation *before;
+  };
+  SmallVector<Shift> shifts;
+  func.walk([&](scf::YieldOp yield) {
+    Operation *loop = getLoopOfYield(yield);
+    if (!loop)
+      return;
+    Block *body = yield->getBlock();
+    for (OpOperand &operand : yield->getOpOperands()) {
+      BlockArgument into = getCarriedIterArg(loop, operand.getOperandNumber());
+      auto from = dyn_cast<BlockArgument>(operand.get());
+      if (!into || !from || from == into || from.getOwner() != body ||
+          !isa<RankedTensorType>(into.getType()) ||
+          from.getType() != into.getType())
+        continue;
+      std::optional<unsigned> fromIndex;
+      for (unsigned i = 0, e = yield->getNumOperands(); i < e; ++i)
+        if (getCarriedIterArg(loop, i) == from)
+          fromIndex = i;
+      if (!fromIndex)
+        continue;
+      // The old value of `from` goes to `into`'s buffer before anything
+      // writes into `from`'s, and after the last read of `into`'s old value.
+      Operation *before = getFirstWrite(from, body);
+      if (!before)
+        before = yield.getOperation();
+      bool readBefore = isOnlyReadBefore(into, before, body);
+      if (readBefore)
+        shifts.push_back({loop, &operand, from, into, *fromIndex, before});
+    }
+  });
+  for (const Shift &shift : shifts) {
+    OpBuilder builder(shift.before);
+    shift.yielded->set(linalg::CopyOp::create(builder, shift.loop->getLoc(),
+                                              shift.from, shift.into)
+                           .getResult(0));
+    std::string from = std::to_string(shift.fromIndex);
+    recordCarried(shift.loop, shift.yielded->getOperandNumber(),
+                  "slot-and-copy",
+                  "it carries the old value of iter_arg #" + from +
+                      ", which is copied into its slot before the loop "
+                      "writes the successor of iter_arg #" + from +
+                      " over it");
+  }
+}
+
 void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
   SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
   func.walk([&](scf::WhileOp loop) {

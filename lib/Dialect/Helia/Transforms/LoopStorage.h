@@ -33,6 +33,15 @@ void splitNestedEmptyTensors(FunctionOpInterface func);
 /// before-region argument to. Null when there is none.
 BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
 
+/// For each iter_arg of a loop (`scf.for`, `scf.while`'s after region) whose
+/// yielded value is another iter_arg's old value (`yield f(a), a` for
+/// `(a, b)`: a shift register, the previous state beside the new one),
+/// copies that old value into the iter_arg's own buffer before the body
+/// first writes over it, where the iter_arg's own old value has been read
+/// for the last time: each carried value keeps its one slot, with one copy
+/// per iteration, instead of a buffer per iteration.
+void copyCarriedIntoOtherIterArgs(FunctionOpInterface func);
+
 /// For each value an `scf.while` body yields that is not stored in the buffer
 /// the loop carries for it (a new tensor, an outer value), copies it into
 /// that buffer right before the yield, where nothing reads the old value any

@@ -6,7 +6,9 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -64,10 +66,32 @@ unsigned ArenaTable::getNumArgs() const {
       arenas, [](const auto &entry) { return entry.second.argIndex >= 0; });
 }
 
+/// The value whose buffer a loop stores `value` in, where `value` is
+/// carried by a loop nested in a planned body and has no binding of its own:
+/// an `scf.while` after-region argument or result is the value its
+/// condition passes on; a loop result is its init's buffer. Null otherwise.
+static Value getLoopStorage(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto whileOp = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+    if (!whileOp || arg.getParentRegion() != &whileOp.getAfter())
+      return {};
+    return whileOp.getConditionOp().getArgs()[arg.getArgNumber()];
+  }
+  auto result = cast<OpResult>(value);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner()))
+    return whileOp.getConditionOp().getArgs()[result.getResultNumber()];
+  auto loop = dyn_cast<LoopLikeOpInterface>(result.getOwner());
+  OpOperand *init = loop ? loop.getTiedLoopInit(result) : nullptr;
+  return init ? init->get() : Value();
+}
+
 BindingAttr FunctionBindings::lookupStorage(Value value) const {
-  for (; value; value = getSameLayoutStorage(value))
+  while (value) {
     if (BindingAttr binding = bindings.lookup(value))
       return binding;
+    Value next = getSameLayoutStorage(value);
+    value = next ? next : getLoopStorage(value);
+  }
   return {};
 }
 

@@ -128,7 +128,9 @@ struct FunctionBindings {
   /// The binding of the slot `value` is stored in: its own, or, for a value
   /// nested in a region (which has none), that of the tensor it is written
   /// into (a destination-style op's init) or reshapes, with the same
-  /// identity layout. Null for anything else (a slice is a strided view).
+  /// identity layout, or that a loop carries it in (a nested loop's result,
+  /// an `scf.while` after-region argument). Null for anything else (a slice
+  /// is a strided view).
   BindingAttr lookupStorage(Value value) const;
 };
 

@@ -210,3 +210,48 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
     }
   }
 }
+
+void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
+  SmallVector<std::pair<OpOperand *, Operation *>> twice;
+  func.walk([&](scf::YieldOp yield) {
+    Operation *parent = yield->getParentOp();
+    // At the top level, the copies that the joined set makes One-Shot
+    // insert are planned like any other; in a loop body they are carried.
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(parent) ||
+        !parent->getParentOfType<LoopLikeOpInterface>())
+      return;
+    for (OpOperand &operand : yield->getOpOperands()) {
+      unsigned index = operand.getOperandNumber();
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      auto first = llvm::find(yield->getOperands(), operand.get());
+      unsigned firstIndex = std::distance(yield->operand_begin(), first);
+      if (firstIndex == index)
+        continue;
+      // Another branch yields two different values: the results are two
+      // buffers there.
+      bool differ = llvm::any_of(parent->getRegions(), [&](Region &region) {
+        if (region.empty())
+          return false;
+        Operation *other = region.front().getTerminator();
+        return other != yield.getOperation() &&
+               other->getNumOperands() == yield->getNumOperands() &&
+               other->getOperand(firstIndex) != other->getOperand(index);
+      });
+      if (differ)
+        twice.push_back({&operand, parent});
+    }
+  });
+  // The copy is a buffer of the branch for the analysis (a top-level
+  // destination would be a value from outside the loop in the iter_arg's
+  // alias set, and the loop would copy what it yields); hoistRegionStorage
+  // gives it its top-level slot afterwards.
+  for (auto [operand, parent] : twice) {
+    OpBuilder builder(operand->getOwner());
+    operand->set(bufferization::AllocTensorOp::create(
+        builder, parent->getLoc(),
+        cast<RankedTensorType>(operand->get().getType()), ValueRange(),
+        operand->get()));
+  }
+}

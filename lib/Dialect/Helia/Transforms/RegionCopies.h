@@ -48,6 +48,17 @@ bool copyYieldsIntoIterArgs(FunctionOpInterface func,
 void hoistRegionStorage(FunctionOpInterface func,
                         const bufferization::AnalysisState &state);
 
+/// A branch (`scf.if`, `scf.index_switch`) in a loop body that yields one
+/// value for two results, where another branch yields two different values
+/// for them, yields a copy of it for the second (an `alloc_tensor copy`
+/// there, which hoistRegionStorage gives a top-level slot). One-Shot Analysis puts
+/// every value yielded for a result in the result's alias set, so a value
+/// yielded twice would join the two sets: a loop's iter_arg yielded for one
+/// result would alias a value yielded for the other (a read-only argument, a
+/// value the loop reads in its next iteration), and neither a write into the
+/// iter_arg nor a copy back into it could be in place.
+void copyValuesYieldedTwice(FunctionOpInterface func);
+
 } // namespace mlir::helia
 
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
