@@ -666,8 +666,10 @@ def HeliaMarkSlotAliasScopes
     : Pass<"helia-mark-slot-alias-scopes", "::mlir::ModuleOp"> {
   let summary = "Mark which slot every memref load and store accesses";
   let description = [{
-    Runs on the memref level, just before the conversion to the LLVM
-    dialect (`to-llvm=true` of helia-memory-pipeline). A planned function's
+    Runs on the memref loops, before `expand-strided-metadata` (while
+    subviews, in bounds by construction, are not yet reinterpret casts) and
+    the conversion to the LLVM dialect (`to-llvm=true` of
+    helia-memory-pipeline). A planned function's
     slots are views of one arena: to LLVM they are offsets into one object,
     and a load of one slot may alias a store to another whenever an index
     is variable. A convolution's accumulator is then stored after every
