@@ -131,12 +131,19 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // Distinct slots of one arena are offsets into one object to LLVM: mark
+  // which bytes each access touches, so that LLVM knows which loads and
+  // stores of different slots cannot alias (docs/Firmware.md). Before
+  // expand-strided-metadata, while subviews (in bounds by construction)
+  // are not yet reinterpret casts.
+  pm.addPass(createHeliaMarkSlotAliasScopes());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createHeliaAttachSlotAliasScopes());
   pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
   sections.ld = options.planLd;

@@ -664,6 +664,57 @@ def HeliaApproximateMath
   ];
 }
 
+def HeliaMarkSlotAliasScopes
+    : Pass<"helia-mark-slot-alias-scopes", "::mlir::ModuleOp"> {
+  let summary = "Mark which slot every memref load and store accesses";
+  let description = [{
+    Runs on the memref loops, before `expand-strided-metadata` (while
+    subviews, in bounds by construction, are not yet reinterpret casts) and
+    the conversion to the LLVM dialect (`to-llvm=true` of
+    helia-memory-pipeline). A planned function's
+    slots are views of one arena: to LLVM they are offsets into one object,
+    and a load of one slot may alias a store to another whenever an index
+    is variable. A convolution's accumulator is then stored after every
+    multiply-accumulate, because LLVM cannot keep it in a register across a
+    loop that reads the input window from the same arena.
+
+    For every `memref.load`, `memref.store`, `vector.load` and
+    `vector.store`, the pass follows the accessed memref through `subview`,
+    `reinterpret_cast`, `cast`, `expand_shape`, `collapse_shape`,
+    `extract_strided_metadata` and `memref.view` (a constant byte shift) to
+    its root (an arena global, a function argument, an allocation) and
+    computes the byte range the access can touch: from the memref's static
+    layout, or from the view's extent when only in-bounds views lie between.
+    Each distinct range of a root is an LLVM alias scope (one domain per
+    function); an access is marked `noalias` with every range of the *same
+    root* that is disjoint from its own. Nothing is claimed between
+    different roots, or for ranges that overlap (a slot shared by two
+    tensors in time, an in-place update, two views of one buffer): those
+    stay ordered. An access whose range is unknown (a dynamic layout, a
+    dynamic shift) is left unmarked.
+
+    The marks travel on the ops' locations (a `FusedLoc` whose metadata is
+    `{helia.alias_scopes, helia.noalias_scopes}`), which the conversion
+    patterns carry to the `llvm.load`/`llvm.store` they create;
+    helia-attach-slot-alias-scopes moves them onto those ops. See
+    docs/Firmware.md, "Alias scopes of the slots".
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def HeliaAttachSlotAliasScopes
+    : Pass<"helia-attach-slot-alias-scopes", "::mlir::ModuleOp"> {
+  let summary = "Move the slot alias scopes onto the LLVM loads and stores";
+  let description = [{
+    Runs after the conversion to the LLVM dialect. Every `llvm.load` and
+    `llvm.store` whose location carries the marks of
+    helia-mark-slot-alias-scopes gets them as its `alias_scopes` and
+    `noalias_scopes` (LLVM IR's `!alias.scope` and `!noalias` metadata);
+    every location in the module is then restored to the one it had before
+    the marking.
+  }];
+}
+
 def HeliaVerifyLLVM : Pass<"helia-verify-llvm", "::mlir::ModuleOp"> {
   let summary = "Check that the conversion to LLVM left only LLVM-dialect ops";
   let description = [{
