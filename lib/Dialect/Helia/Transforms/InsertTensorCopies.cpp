@@ -307,6 +307,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
     copyCarriedIntoOtherIterArgs(func);
+    copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
     splitNestedEmptyTensors(func);
