@@ -1,7 +1,7 @@
 //===- PlanReplay.cpp - replay a bound module, byte range by byte range ---===//
 
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
-#include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
+#include "helia/Dialect/Helia/Analysis/PlanLiveness.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -48,7 +48,8 @@ struct Event {
 
 struct Function {
   FunctionOpInterface op;
-  std::optional<BufferAnalysis> analysis;
+  /// The function's storage groups, for a planned function.
+  const FunctionLiveness *analysis = nullptr;
   SmallVector<Event> events;
   SmallVector<std::pair<OwnerId, OwnerId>> copies;
   /// Owners of the entry-block arguments and of the returned values.
@@ -64,7 +65,8 @@ using ArenaState = std::map<int64_t, std::pair<int64_t, OwnerId>>;
 
 class Replay {
 public:
-  explicit Replay(ModuleOp module) : module(module) {}
+  Replay(ModuleOp module, const ModuleLiveness &liveness)
+      : module(module), liveness(liveness) {}
   LogicalResult run();
 
 private:
@@ -88,6 +90,7 @@ private:
   getFootprint(unsigned func);
 
   ModuleOp module;
+  const ModuleLiveness &liveness;
   llvm::StringMap<unsigned> arenaIndex;
   std::vector<ArenaState> state;
   std::vector<Owner> owners;
@@ -131,14 +134,14 @@ LogicalResult Replay::analyze() {
     fn.op = func;
     functions.push_back(std::move(fn));
   }
+  DenseMap<Operation *, const FunctionLiveness *> analyses;
+  for (const FunctionLiveness &function : liveness.functions)
+    analyses[function.getFunction()] = &function;
   for (Function &fn : functions) {
-    if (!isPlannedFunction(fn.op))
+    fn.analysis = analyses.lookup(fn.op);
+    if (!fn.analysis)
       continue;
-    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(fn.op);
-    if (failed(analysis))
-      return failure();
-    fn.analysis = std::move(*analysis);
-    for (const BufferInfo &buffer : fn.analysis->getBuffers()) {
+    for (const StorageGroup &buffer : fn.analysis->getGroups()) {
       const TensorInfo &root = fn.analysis->getTensors()[buffer.members[0]];
       BindingAttr binding = getBinding(root.value);
       if (!binding)
@@ -273,7 +276,7 @@ void Replay::flatten(Function &fn) {
   // A streamed constant is copied into its slot before its first reader.
   DenseMap<Operation *, SmallVector<OwnerId>> streamsAt;
   if (fn.analysis) {
-    for (const BufferInfo &buffer : fn.analysis->getBuffers()) {
+    for (const StorageGroup &buffer : fn.analysis->getGroups()) {
       Value root = fn.analysis->getTensors()[buffer.members[0]].value;
       BindingAttr binding = getBinding(root);
       if (!binding || !binding.getStreamArena() || buffer.readSteps.empty())
@@ -294,6 +297,10 @@ void Replay::flatten(Function &fn) {
   for (Operation &op : entry.without_terminator())
     emitOp(fn, &op, streamsAt);
   Operation *ret = entry.getTerminator();
+  // A streamed constant first read by the return is copied right before it.
+  if (auto streams = streamsAt.find(ret); streams != streamsAt.end())
+    for (OwnerId owner : streams->second)
+      fn.events.push_back({Event::Write, owner, ret});
   for (Value value : ret->getOperands()) {
     emitRead(fn, value, ret);
     fn.results.push_back(ownerOf(value));
@@ -489,6 +496,14 @@ LogicalResult Replay::run() {
   return success();
 }
 
+LogicalResult mlir::helia::replayPlan(ModuleOp module,
+                                     const ModuleLiveness &liveness) {
+  return Replay(module, liveness).run();
+}
+
 LogicalResult mlir::helia::replayPlan(ModuleOp module) {
-  return Replay(module).run();
+  FailureOr<ModuleLiveness> liveness = ModuleLiveness::analyze(module);
+  if (failed(liveness))
+    return failure();
+  return replayPlan(module, *liveness);
 }

@@ -91,5 +91,9 @@ struct TestPrintAllocationPass
 } // namespace
 
 namespace mlir::helia {
-void registerHeliaTestPasses() { PassRegistration<TestPrintAllocationPass>(); }
+void registerTestPerturbBindingPass();
+void registerHeliaTestPasses() {
+  PassRegistration<TestPrintAllocationPass>();
+  registerTestPerturbBindingPass();
+}
 } // namespace mlir::helia

@@ -1,7 +1,8 @@
 //===- PlanReplay.h - replay a bound module, byte range by byte range -----===//
 //
 // An independent check of a plan across calls: it does not use the module
-// timeline (ModuleSchedule) that the planner packs on. It replays the
+// timeline (ModuleSchedule) that the planner packs on, nor its buffers
+// (BufferAnalysis): its storage groups are PlanLiveness's. It replays the
 // module's execution as the lowering makes it happen, keeping for every
 // byte range of every writable arena the tensor that wrote it last, and
 // checks that every read finds its tensor's bytes intact:
@@ -30,8 +31,13 @@
 
 namespace mlir::helia {
 
+struct ModuleLiveness;
+
 /// Replays the bound `module`. Fails with a located error at the first read
 /// of a tensor whose bytes another tensor has overwritten.
+/// Storage groups and read steps come from `liveness` (PlanLiveness.h), not
+/// from the planner's analyses; the overload without it builds them.
+LogicalResult replayPlan(ModuleOp module, const ModuleLiveness &liveness);
 LogicalResult replayPlan(ModuleOp module);
 
 } // namespace mlir::helia
