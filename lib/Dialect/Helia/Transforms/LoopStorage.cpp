@@ -327,6 +327,8 @@ void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
 }
 
 void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
   Block *funcBody = &func.getFunctionBody().front();
   SmallVector<scf::YieldOp> yields;
   func.walk([&](scf::YieldOp yield) {
@@ -337,6 +339,8 @@ void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
     Operation *loop = getLoopOfYield(yield);
     Block *body = yield->getBlock();
     Operation *top = funcBody->findAncestorOpInBlock(*loop);
+    if (!top)
+      continue;
     unsigned numOperands = yield->getNumOperands();
     // from[i]: the iter_arg whose old value operand i passes on, when it is
     // another tensor iter_arg of the loop, yielded once and only read.
