@@ -15,6 +15,7 @@ bufferization and do not lower (docs/Firmware.md).
 
 Usage: bench/firmware.py BUILD_DIR [--runs=N]
 """
+import argparse
 import os
 import statistics
 import subprocess
@@ -73,11 +74,14 @@ def sections(elf):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:]
-                if a.startswith("--"))
-    build = os.path.abspath(args[0] if args else "build")
-    runs = int(opts.get("runs", "5"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build",
+                        help="build directory with bin/helia-opt")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs per measurement")
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    runs = args.runs
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     opt = os.path.join(build, "bin", "helia-opt")
     board = os.path.join(root, "examples", "firmware", "mps3_an547.ld")

@@ -24,6 +24,7 @@ and counts those whose arenas change and those where one grows.
 usage: bench/inplace.py BUILD_DIR [BENCH_DIR] [--platform=NAME | --fuzz=N]
 Exits 1 when the pass grows any arena or bound.
 """
+import argparse
 import json
 import os
 import re
@@ -137,14 +138,21 @@ def fuzz(helia_opt, count):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
-    build = args[0] if args else "build"
-    bench = args[1] if len(args) > 1 else os.path.join(HERE, "..", "..", "shared", "bench")
-    platform = opts.get("platform")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build",
+                        help="build directory with bin/helia-opt")
+    parser.add_argument("bench", nargs="?",
+                        default=os.path.join(HERE, "..", "..", "shared", "bench"),
+                        help="the shared bench directory")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--platform", help="plan on this platform's memories")
+    group.add_argument("--fuzz", type=int, metavar="N",
+                       help="plan the first N differential fuzz programs")
+    args = parser.parse_args()
+    build, bench, platform = args.build, args.bench, args.platform
     helia_opt = os.path.join(build, "bin", "helia-opt")
-    if "fuzz" in opts:
-        return fuzz(helia_opt, int(opts["fuzz"]))
+    if args.fuzz is not None:
+        return fuzz(helia_opt, args.fuzz)
     if platform:
         print(f"| model ({platform}) | scratch arenas | scratch arenas in-place |")
         print("|---|---|---|")

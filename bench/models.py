@@ -9,6 +9,7 @@ lifetimes and 16-byte alignment.
 
 Usage: bench/models.py BUILD_DIR [BENCH_DIR] [--algorithm=best]
 """
+import argparse
 import csv
 import os
 import re
@@ -18,12 +19,18 @@ import time
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
-    build = args[0] if args else "build"
     here = os.path.dirname(os.path.abspath(__file__))
-    bench = args[1] if len(args) > 1 else os.path.join(here, "..", "..", "shared", "bench")
-    algorithms = opts.get("algorithm", "best,greedy-by-size").split(",")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build",
+                        help="build directory with bin/helia-opt")
+    parser.add_argument("bench", nargs="?",
+                        default=os.path.join(here, "..", "..", "shared", "bench"),
+                        help="the shared bench directory")
+    parser.add_argument("--algorithm", default="best,greedy-by-size",
+                        help="comma-separated packing algorithms")
+    args = parser.parse_args()
+    build, bench = args.build, args.bench
+    algorithms = args.algorithm.split(",")
     helia_opt = os.path.join(build, "bin", "helia-opt")
     models = os.path.join(bench, "models")
     with open(os.path.join(models, "tflm_baseline.tsv")) as f:

@@ -27,6 +27,7 @@ Usage: bench/spill.py BUILD_DIR [BENCH_DIR] [--platforms=a,b]
 Pairs helia cannot plan (e.g. constants larger than the flash) are listed
 after the table. Exit status 1 when helia's fast_share disagrees.
 """
+import argparse
 import json
 import os
 import subprocess
@@ -114,18 +115,27 @@ def analyse(plan):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
-    build = args[0] if args else "build"
     here = os.path.dirname(os.path.abspath(__file__))
-    bench = args[1] if len(args) > 1 else os.path.join(here, "..", "..", "shared", "bench")
-    platforms = opts.get("platforms", ",".join(APOLLO)).split(",")
-    algorithm = opts.get("algorithm", "best")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build",
+                        help="build directory with bin/helia-opt")
+    parser.add_argument("bench", nargs="?",
+                        default=os.path.join(here, "..", "..", "shared", "bench"),
+                        help="the shared bench directory")
+    parser.add_argument("--platforms", default=",".join(APOLLO),
+                        help="comma-separated platform presets")
+    parser.add_argument("--algorithm", default="best",
+                        help="the packing algorithm")
+    parser.add_argument("--models", help="comma-separated models (default: all)")
+    args = parser.parse_args()
+    build, bench = args.build, args.bench
+    platforms = args.platforms.split(",")
+    algorithm = args.algorithm
     helia_opt = os.path.join(build, "bin", "helia-opt")
     models_dir = os.path.join(bench, "models")
     models = sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".mlir"))
-    if "models" in opts:
-        models = [m for m in models if m in opts["models"].split(",")]
+    if args.models:
+        models = [m for m in models if m in args.models.split(",")]
 
     print("| model | platform | dtcm for scratch | fast B | slow B | bound | "
           "slow/bound | fast live / best at slow peak | fast share |")

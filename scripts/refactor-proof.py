@@ -233,6 +233,17 @@ def first_difference(a, b):
     return "\n".join("      " + line[:200] for line in diff[:8])
 
 
+def ignore_lines(outputs, args):
+    """`outputs` without the lines --ignore-lines matches (a deliberate
+    format change, e.g. of one record, is the point of the change)."""
+    if not args.ignore_lines:
+        return outputs
+    pattern = re.compile(args.ignore_lines.encode())
+    return {key: b"\n".join(line for line in value.split(b"\n")
+                            if not pattern.search(line))
+            for key, value in outputs.items()}
+
+
 def compare(job, args, scratch):
     """Runs one job with both binaries; returns (name, status, details)."""
     name, make_commands = job
@@ -245,6 +256,8 @@ def compare(job, args, scratch):
     if before is None:
         return name, "skipped", ""
     after = run(args.after)
+    if args.ignore_lines:
+        before, after = ignore_lines(before, args), ignore_lines(after, args)
     if before == after:
         shutil.rmtree(tmp, ignore_errors=True)
         failed = any(k.endswith("exit status") and v != b"0"
@@ -253,7 +266,7 @@ def compare(job, args, scratch):
     # A run whose old binary does not repeat its own output (upstream passes
     # that order by pointer, say) proves nothing either way.
     for _ in range(RERUNS):
-        if run(args.before) != before:
+        if ignore_lines(run(args.before), args) != before:
             shutil.rmtree(tmp, ignore_errors=True)
             return name, "unstable", ""
     shutil.rmtree(tmp, ignore_errors=True)
@@ -329,6 +342,9 @@ def main():
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--only", metavar="REGEX",
                         help="run only the runs whose name matches")
+    parser.add_argument("--ignore-lines", metavar="REGEX",
+                        help="drop the lines that match from every output "
+                             "before comparing (a deliberate format change)")
     args = parser.parse_args()
     args.root = os.path.abspath(args.root)
     args.bench = os.path.abspath(args.bench or os.path.join(
@@ -377,6 +393,8 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
 
     print(f"before: {args.before}\nafter:  {args.after}")
+    if args.ignore_lines:
+        print(f"ignoring lines that match {args.ignore_lines!r}")
     print(f"{len(models)} bench models, {len(inputs) - len(models)} other "
           f".mlir inputs, {len(jobs)} runs")
     print(f"{counts['identical'] + counts['fails in both']} identical "

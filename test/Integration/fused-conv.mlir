@@ -12,7 +12,7 @@
 // 1536, and one 3x3x4 window of the input (36 bytes), not a padded copy of
 // the input (400): the peak is the input, the output and the two tiles.
 // RUN: helia-opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor), func.func(helia-fuse-accumulators), helia-memory-pipeline{plan-report=-})" -o /dev/null | FileCheck %s --check-prefix=PLAN
-// PLAN: scratch_dtcm: 680 live at step {{[0-9]+}} (arena 704 bytes): #{{[0-9]+}} (256) #{{[0-9]+}} (384) #{{[0-9]+}} (36) #{{[0-9]+}} (4)
+// PLAN: scratch_dtcm: 680 live at step {{[0-9]+}} (arena 704 bytes): #{{[0-9]+}} (256) #{{[0-9]+}} (384) #{{[0-9]+}} (4) #{{[0-9]+}} (36)
 // CHECK: sizes = [1, 8, 8, 6]
 // CHECK-NEXT: [5, 5, 5, 5, 5, 5],
 // CHECK-NEXT: [7, 7, 7, 7, 7, 7],

@@ -37,11 +37,11 @@
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 11]
 // SLOTS-NEXT:   tensor #1
 // SLOTS-NEXT:   tensor #2
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 11]
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 12]
 // SLOTS-NEXT:   tensor #3
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [8, 12]
-// SLOTS-NEXT:   tensor #4
 // SLOTS-NEXT:   tensor #7
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [8, 11]
+// SLOTS-NEXT:   tensor #4
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [9, 11]
 // SLOTS-NEXT:   tensor #5
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [10, 11]

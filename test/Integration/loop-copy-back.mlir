@@ -45,18 +45,20 @@
 // IR: return
 
 // The slots (32 bytes each): @fresh_while's argument, the new value (live
-// at the loop's step, where it is copied back) and the carried value;
+// at the loop's step, where it is copied back, over the argument's bytes,
+// dead by then) and the carried value;
 // @update_while's argument and the carried value, no third;
 // @inner_reads_old's argument, the carried value and the inner loop's copy
 // (over the argument's bytes, dead by then).
 // SLOTS-LABEL: function @fresh_while
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 6]
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 5], @scratch_dtcm + [[ARG0:[0-9]+]]
 // SLOTS-NEXT:   tensor #0
 // SLOTS-NEXT: buffer {{[0-9]+}}: constant, 32 bytes
 // SLOTS-NEXT:   tensor #1
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 7]
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 8]
 // SLOTS-NEXT:   tensor #2
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 8]
+// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 7], @scratch_dtcm + [[ARG0]]
 // SLOTS-LABEL: function @update_while
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 5]
 // SLOTS-NEXT:   tensor #0

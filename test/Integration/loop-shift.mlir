@@ -54,9 +54,9 @@
 // SLOTS-NEXT:   tensor #5
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT:   tensor #6
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NEXT:   tensor #4
-// SLOTS-NEXT:   tensor #6
 // SLOTS-NEXT: function @shift_while
 
 // x = [1, ..., 8], a = 2 x, b = x; each iteration b = a, a = 2 (a + b):

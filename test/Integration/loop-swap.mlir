@@ -40,9 +40,9 @@
 // IR: return
 
 // The slots (32 bytes each): @swap_for's argument, a (a0 and the loop's
-// result), the saved value (live at the loop's step only), b (the copy of
-// the argument it starts from, and the loop's result), then the sums after
-// the loop; nothing per iteration.
+// result), b (the copy of the argument it starts from, and the loop's
+// result), the saved value (live at the loop's step only), then the sums
+// after the loop; nothing per iteration.
 // SLOTS-LABEL: function @swap_for
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0,
 // SLOTS-NEXT:   tensor #0
@@ -50,11 +50,11 @@
 // SLOTS-NEXT:   tensor #1
 // SLOTS-NEXT:   tensor #2
 // SLOTS-NEXT:   tensor #5
-// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{[0-9]+}}, {{[0-9]+}}]
-// SLOTS-NEXT:   tensor #3
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
-// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT:   tensor #3
 // SLOTS-NEXT:   tensor #6
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{[0-9]+}}, {{[0-9]+}}]
+// SLOTS-NEXT:   tensor #4
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NEXT:   tensor #7
 // SLOTS-NEXT:   tensor #8

@@ -11,33 +11,33 @@ module {
 
 // -----
 
-// expected-error @+1 {{'helia.firmware' needs 'prefix', 'platform' and 'arenas'; lower the plan with helia-lower-copies (erase-memory-spaces=true)}}
-module attributes {helia.firmware = {prefix = "net"}} {
+// expected-error @+1 {{'helia.firmware' needs a prefix and a platform; lower the plan with helia-lower-to-memref and helia-lower-copies (erase-memory-spaces=true)}}
+module attributes {helia.firmware = #helia.firmware<prefix = "net">} {
 }
 
 // -----
 
-// expected-error @+1 {{recorded platform 'tiny' is neither a preset nor a #helia.platform; give platform=<preset>}}
-module attributes {helia.firmware = {prefix = "net", platform = "tiny", arenas = []}} {
+// expected-error @+1 {{firmware platform 'tiny' is not a preset (known presets: apollo510_evb, apollo4p_evb, apollo4l_evb, apollo3p_evb, mps3_an547)}}
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "tiny">} {
 }
 
 // -----
 
-module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [{global = "scratch_tcm", memory = "tcm"}]}} {
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "mps3_an547", globals = [#helia.firmware_global<global = @scratch_tcm, memory = "tcm">]>} {
   // expected-error @+1 {{arena global @scratch_tcm lives in memory 'tcm', which platform 'mps3_an547' does not have (it has: itcm, sram, dtcm, qspi); plan and place with the same platform}}
   llvm.mlir.global private @scratch_tcm() : !llvm.array<64 x i8>
 }
 
 // -----
 
-module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [{global = "scratch_dtcm", memory = "dtcm"}]}} {
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "mps3_an547", globals = [#helia.firmware_global<global = @scratch_dtcm, memory = "dtcm">]>} {
   // expected-error @+1 {{arena global @scratch_dtcm has type '!llvm.array<16 x f32>'; expected an array of i8 as helia-lower-to-memref creates it}}
   llvm.mlir.global private @scratch_dtcm() : !llvm.array<16 x f32>
 }
 
 // -----
 
-module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [{global = "scratch_dtcm", memory = "dtcm"}]}} {
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "mps3_an547", globals = [#helia.firmware_global<global = @scratch_dtcm, memory = "dtcm">]>} {
   // expected-error @+1 {{cannot rename arena global @scratch_dtcm to @net_arena_dtcm_scratch_dtcm: the module already has that symbol; choose another prefix=}}
   llvm.mlir.global private @scratch_dtcm() : !llvm.array<64 x i8>
   llvm.mlir.global private @net_arena_dtcm_scratch_dtcm() : !llvm.array<64 x i8>
@@ -46,13 +46,14 @@ module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", ar
 // -----
 
 // expected-error @+1 {{the module already has a symbol @net_arena_buffers; choose another prefix=}}
-module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [{global = "scratch_dtcm", memory = "dtcm"}]}} {
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "mps3_an547", globals = [#helia.firmware_global<global = @scratch_dtcm, memory = "dtcm">]>} {
   llvm.mlir.global private @scratch_dtcm() : !llvm.array<64 x i8>
   llvm.func @net_arena_buffers()
 }
 
 // -----
 
-// expected-error @+1 {{malformed arena record {global = "scratch_dtcm"}; expected {global = "...", memory = "..."}}}
-module attributes {helia.firmware = {prefix = "net", platform = "mps3_an547", arenas = [{global = "scratch_dtcm"}]}} {
+// expected-error @+2 {{expected a #helia.firmware_global, got {global = "scratch_dtcm", memory = "dtcm"}}}
+// expected-error @+1 {{failed to parse Helia_FirmwareAttr parameter 'globals'}}
+module attributes {helia.firmware = #helia.firmware<prefix = "net", platform = "mps3_an547", globals = [{global = "scratch_dtcm", memory = "dtcm"}]>} {
 }

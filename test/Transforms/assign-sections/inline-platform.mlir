@@ -3,11 +3,12 @@
 // RUN: FileCheck %s --check-prefix=LD --input-file=%t.ld
 
 // A platform written in the module (not a preset) travels through the
-// conversion to LLVM as its printed form, and its memories' bases, reserved
+// conversion to LLVM as its printed form (in the builtin form of the
+// firmware record), and its memories' bases, reserved
 // bytes and sections reach the fragment: SRAM arenas go into Ambiq's
 // .shared. With 16 bytes of DTCM, the planner spills x and y to SRAM.
 
-// RECORD: helia.firmware = {arenas = [{global = "scratch_dtcm", memory = "dtcm"}, {global = "scratch_sram", memory = "sram"}], caller_arenas = [], entries = [{name = "f", type = (memref<4xf32>) -> memref<4xf32>}], platform = "#helia.platform<name = \22board\22, memories = [#helia.memory_desc<name = \22dtcm\22, size = 65536, init = true, base = 536870912, reserved = 8192>, #helia.memory_desc<name = \22sram\22, size = 262144, init = true, base = 268435456, section = \22.shared\22>], preferred = [\22dtcm\22, \22sram\22], alignment = 16>", prefix = "f", slots = {f = [{arena = "scratch_dtcm", offset = 0 : i64}]}, unplanned = []}
+// RECORD: helia.firmware = {entries = [@f], globals = [{global = @scratch_dtcm, memory = "dtcm"}, {global = @scratch_sram, memory = "sram"}], interfaces = [{name = @f, type = (memref<4xf32>) -> memref<4xf32>}], platform = "#helia.platform<name = \22board\22, memories = [#helia.memory_desc<name = \22dtcm\22, size = 65536, init = true, base = 536870912, reserved = 8192>, #helia.memory_desc<name = \22sram\22, size = 262144, init = true, base = 268435456, section = \22.shared\22>], preferred = [\22dtcm\22, \22sram\22], alignment = 16>", prefix = "f", slots = [{arena = @scratch_dtcm, arg = 0 : i64, entry = @f, offset = 0 : i64}]}
 
 // CHECK: llvm.mlir.global external @f_arena_dtcm_scratch_dtcm() {{{.*}}section = ".bss.helia.dtcm.scratch_dtcm"}
 // CHECK: llvm.mlir.global external @f_arena_sram_scratch_sram() {{{.*}}section = ".shared"}

@@ -8,15 +8,16 @@
 // helia-lower-copies wrote: the prefix, the platform (inline here: DTCM with
 // 4 KiB reserved, SRAM whose arenas go to Ambiq's .shared, flash), the
 // memory of every arena global and the planned entry point.
-module attributes {helia.firmware = {
+module attributes {helia.firmware = #helia.firmware<
     prefix = "net",
-    platform = "#helia.platform<name = \"tiny\", memories = [#helia.memory_desc<name = \"dtcm\", size = 65536, init = true, base = 0x20000000, reserved = 4096>, #helia.memory_desc<name = \"sram\", size = 262144, init = true, base = 0x10000000, section = \".shared\">, #helia.memory_desc<name = \"flash\", size = 1048576, writable = false, init = true, nonvolatile = true, base = 0x8000000>], preferred = [\"dtcm\"], alignment = 32>",
-    arenas = [{global = "scratch_dtcm", memory = "dtcm"},
-              {global = "scratch_sram", memory = "sram"},
-              {global = "constant_dtcm_from_flash_source", memory = "flash"},
-              {global = "constant_dtcm_from_flash", memory = "dtcm"}],
-    entries = [{name = "net", type = (memref<4xf32>, f32) -> memref<2x2xf32>}],
-    slots = {net = [{arena = "scratch_dtcm", offset = 16 : i64}, {}]}}} {
+    entries = [@net],
+    platform = #helia.platform<name = "tiny", memories = [#helia.memory_desc<name = "dtcm", size = 65536, init = true, base = 0x20000000, reserved = 4096>, #helia.memory_desc<name = "sram", size = 262144, init = true, base = 0x10000000, section = ".shared">, #helia.memory_desc<name = "flash", size = 1048576, writable = false, init = true, nonvolatile = true, base = 0x8000000>], preferred = ["dtcm"], alignment = 32>,
+    globals = [#helia.firmware_global<global = @scratch_dtcm, memory = "dtcm">,
+               #helia.firmware_global<global = @scratch_sram, memory = "sram">,
+               #helia.firmware_global<global = @constant_dtcm_from_flash_source, memory = "flash">,
+               #helia.firmware_global<global = @constant_dtcm_from_flash, memory = "dtcm">],
+    interfaces = [#helia.firmware_interface<name = @net, type = (memref<4xf32>, f32) -> memref<2x2xf32>>],
+    slots = [#helia.firmware_slot<entry = @net, arg = 0, arena = @scratch_dtcm, offset = 16>]>} {
   llvm.mlir.global private @scratch_dtcm() {addr_space = 0 : i32, alignment = 16 : i64} : !llvm.array<64 x i8> {
     %0 = llvm.mlir.undef : !llvm.array<64 x i8>
     llvm.return %0 : !llvm.array<64 x i8>

@@ -9,7 +9,7 @@ module {
 
 // -----
 
-module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model], prefix = "model">} {
   // expected-error @below {{symbol @model_hydrated is taken; helia-hydrate-on-first-call keeps its flag in a global of that name (choose another prefix=)}}
   memref.global "private" @model_hydrated : memref<i1> = dense<true>
   func.func @model() {
@@ -24,7 +24,7 @@ module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
 
 // arena-mode=arg: arenas received from the caller may or may not be fresh.
 
-module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model], prefix = "model">} {
   func.func @model(%x: memref<4xf32>, %s: memref<64xi8>) {
     return
   }
@@ -40,7 +40,7 @@ module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
 
 // -----
 
-module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model], prefix = "model">} {
   func.func @model(%x: memref<4xf32>, %s: memref<64xi8>) {
     return
   }

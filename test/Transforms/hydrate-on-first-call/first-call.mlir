@@ -17,7 +17,7 @@
 // CHECK-NOT: model_hydrated
 // CHECK: memref.global "private" @model_hydrated : memref<i1> = dense<false>
 // CHECK-NEXT: func.func @model_hydrate_constants()
-module attributes {helia.firmware = {entries = ["model", "layer"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model, @layer], prefix = "model">} {
   memref.global "private" constant @source : memref<16xi8> = dense<1>
   memref.global "private" @runtime : memref<16xi8> = uninitialized
   func.func @model(%x: memref<4xf32>) {
@@ -45,7 +45,7 @@ module attributes {helia.firmware = {entries = ["model", "layer"], prefix = "mod
 // CHECK-NEXT: call @model_hydrate_constants(%[[S]], %[[P]]) : (memref<64xi8>, memref<16xi8>) -> ()
 // CHECK-NEXT: return %[[S]], %[[P]]
 // CHECK-NOT: model_hydrated
-module attributes {helia.firmware = {entries = [{name = "model", type = (memref<4xf32>, memref<64xi8>, memref<16xi8>) -> ()}], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<interfaces = [#helia.firmware_interface<name = @model, type = (memref<4xf32>, memref<64xi8>, memref<16xi8>) -> ()>], prefix = "model">} {
   func.func @model(%x: memref<4xf32>, %s: memref<64xi8>, %p: memref<16xi8>) {
     return
   }
@@ -77,7 +77,7 @@ module attributes {helia.firmware = {entries = [{name = "model", type = (memref<
 // CHECK-NEXT: call @model_hydrate_constants
 // CHECK-NEXT: call @model(
 // CHECK-NEXT: return
-module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model], prefix = "model">} {
   func.func @model(%x: memref<4xf32>, %s: memref<64xi8>, %p: memref<16xi8>) {
     return
   }
@@ -107,7 +107,7 @@ module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
 // CHECK-LABEL: func.func @model(
 // CHECK-NEXT: return
 // CHECK-NOT: model_hydrated
-module attributes {helia.firmware = {entries = ["model"], prefix = "model"}} {
+module attributes {helia.firmware = #helia.firmware<entries = [@model], prefix = "model">} {
   func.func @model(%x: memref<4xf32>) {
     return
   }

@@ -15,7 +15,7 @@
 // attributes: the platform, the memory of every arena global, and the
 // host code (`helia.unplanned` functions) that it makes weak.
 // KEEP: module attributes {helia.platform = "apollo510_evb"}
-// ERASE: module attributes {helia.firmware = {arenas = [{global = "scratch_dtcm", memory = "dtcm"}, {global = "stream_dtcm", memory = "dtcm"}, {global = "constant_dtcm_from_mram_source", memory = "mram"}, {global = "constant_dtcm_from_mram", memory = "dtcm"}, {global = "constant_mram", memory = "mram"}], platform = "apollo510_evb", unplanned = []}}
+// ERASE: module attributes  {helia.firmware = {globals = [{global = @scratch_dtcm, memory = "dtcm"}, {global = @stream_dtcm, memory = "dtcm"}, {global = @constant_dtcm_from_mram_source, memory = "mram"}, {global = @constant_dtcm_from_mram, memory = "dtcm"}, {global = @constant_mram, memory = "mram"}], platform = "apollo510_evb"}}
 // DMA: memref.global "private" @helia_dma_tag : memref<1xi32> = uninitialized
 // ERASE: memref.global "private" constant @constant_dtcm_from_mram_source : memref<64xi8> = dense<0>
 // KEEP: memref.global "private" constant @constant_dtcm_from_mram_source : memref<64xi8, #helia.memory<"mram">> = dense<0>

@@ -8,12 +8,12 @@
 // RUN: helia-opt %S/arena-modes.mlir --helia-lower-to-memref=arena-mode=alloc -o %t.pipeline.mlir
 // RUN: diff %t.passes.mlir %t.pipeline.mlir
 
-// The calling convention: the module's API in helia.firmware (with the
+// The calling convention: the module's API in #helia.firmware (with the
 // arenas the caller supplies and the slot of each argument, for the model
 // API), the writable arenas (scratch, staged constant; not the cold one) as
 // trailing arguments of the model and of the hydrate stub; the plan itself
 // is untouched.
-// CONV: module attributes {helia.firmware = {caller_arenas = [{alignment = 16 : i64, memory = "dtcm", name = "scratch_dtcm", size = 32 : i64}, {alignment = 16 : i64, memory = "dtcm", name = "constant_dtcm_from_mram", size = 16 : i64}], entries = ["model"], prefix = "model", slots = {model = [{arena = "scratch_dtcm", offset = 0 : i64}]}}}
+// CONV: module attributes  {helia.firmware = #helia.firmware<prefix = "model", entries = [@model], slots = [#helia.firmware_slot<entry = @model, arg = 0, arena = @scratch_dtcm, offset = 0>], caller_arenas = [#helia.firmware_arena<name = @scratch_dtcm, memory = "dtcm", size = 32, alignment = 16>, #helia.firmware_arena<name = @constant_dtcm_from_mram, memory = "dtcm", size = 16, alignment = 16>]>}
 // CONV-COUNT-3: helia.arena @
 // CONV: func.func @model(%{{.*}}: tensor<4xf32> {helia.binding = {{.*}}}, %{{.*}}: memref<32xi8, #helia.memory<"dtcm">>, %{{.*}}: memref<16xi8, #helia.memory<"dtcm">>) -> tensor<4xf32>
 // CONV: linalg.mul {helia.binding

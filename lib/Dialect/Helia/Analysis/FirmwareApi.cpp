@@ -53,30 +53,20 @@ static FailureOr<FirmwareTensor> describeTensor(Type type, Location loc,
 }
 
 LogicalResult FirmwareLayout::describeModel(Operation *module,
-                                           DictionaryAttr record) {
+                                           FirmwareAttr record) {
   FirmwareLayout &layout = *this;
   Location loc = module->getLoc();
   for (auto [index, arena] : llvm::enumerate(layout.arenas))
     layout.regions.push_back({arena.arena, arena.memory, arena.size,
                               arena.alignment, static_cast<int>(index), -1});
-  auto callerArenas = record.getAs<ArrayAttr>("caller_arenas");
   unsigned numCaller = 0;
-  for (Attribute attr : callerArenas ? callerArenas.getValue()
-                                     : ArrayRef<Attribute>()) {
-    auto arena = dyn_cast<DictionaryAttr>(attr);
-    auto name = arena ? arena.getAs<StringAttr>("name") : StringAttr();
-    auto memory = arena ? arena.getAs<StringAttr>("memory") : StringAttr();
-    auto size = arena ? arena.getAs<IntegerAttr>("size") : IntegerAttr();
-    auto align = arena ? arena.getAs<IntegerAttr>("alignment") : IntegerAttr();
-    if (!name || !memory || !size || !align)
-      return module->emitError("malformed caller arena record ")
-             << attr << "; expected {name, memory, size, alignment}";
+  for (FirmwareArenaAttr arena : record.getCallerArenas())
     layout.regions.push_back(
-        {name.str(), memory.str(), size.getValue().getZExtValue(),
-         std::max<uint64_t>(align.getValue().getZExtValue(),
+        {arena.getName().getValue().str(), arena.getMemory().str(),
+         arena.getSize(),
+         std::max<uint64_t>(arena.getAlignment(),
                             layout.platform.getAlignment()),
          -1, static_cast<int>(numCaller++)});
-  }
 
   std::string hydrate = getHydrateFunctionName(layout.prefix);
   const FirmwareEntry *entry = nullptr;
@@ -95,24 +85,18 @@ LogicalResult FirmwareLayout::describeModel(Operation *module,
            << " arenas the caller supplies";
   FirmwareModel model;
   model.entry = entry->name;
-  auto slotsOf = record.getAs<DictionaryAttr>("slots");
-  auto slots = slotsOf ? slotsOf.getAs<ArrayAttr>(entry->name) : ArrayAttr();
   for (auto [i, input] :
        llvm::enumerate(type.getInputs().drop_back(numCaller))) {
     FailureOr<FirmwareTensor> tensor =
         describeTensor(input, loc, entry->name, "argument " + Twine(i));
     if (failed(tensor))
       return failure();
-    auto slot = slots && i < slots.size()
-                    ? dyn_cast<DictionaryAttr>(slots[i])
-                    : DictionaryAttr();
-    auto arena = slot ? slot.getAs<StringAttr>("arena") : StringAttr();
-    auto offset = slot ? slot.getAs<IntegerAttr>("offset") : IntegerAttr();
-    if (tensor->isMemRef && arena && offset) {
+    if (FirmwareSlotAttr slot = record.lookupSlot(entry->name, i);
+        slot && tensor->isMemRef) {
       for (auto [r, region] : llvm::enumerate(layout.regions))
-        if (region.arena == arena.getValue()) {
+        if (region.arena == slot.getArena().getValue()) {
           tensor->slotRegion = r;
-          tensor->slotOffset = offset.getValue().getZExtValue();
+          tensor->slotOffset = slot.getOffset();
           break;
         }
     }

@@ -463,9 +463,13 @@ LogicalResult HeliaDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == FirmwareAttrHelper::getNameStr()) {
-    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(value))
+    if (!isa<ModuleOp>(op) || !isa<FirmwareAttr, DictionaryAttr>(value))
       return op->emitOpError("'")
-             << name << "' must be a dictionary on a builtin.module";
+             << name << "' must be a #helia.firmware (or its builtin form, "
+             << "a dictionary) on a builtin.module";
+    if (auto dict = dyn_cast<DictionaryAttr>(value))
+      return success(static_cast<bool>(FirmwareAttr::fromBuiltin(
+          dict, [&] { return op->emitOpError(); })));
     return success();
   }
   // How a loop stores the tensors it carries (helia-insert-tensor-copies

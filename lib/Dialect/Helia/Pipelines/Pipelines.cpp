@@ -41,9 +41,11 @@ void mlir::helia::buildHeliaPlanningPipeline(
   resolve.rulesFile = options.rulesFile;
   resolve.explain = options.explain;
   pm.addPass(createHeliaResolveResidency(resolve));
+  // Resolve makes the platform the module's `helia.platform`: every later
+  // pass reads it there (and helia-assign-sections from the firmware record
+  // helia-lower-copies makes of it), none is given it again.
 
   HeliaAssignBindingsOptions assign;
-  assign.platform = options.platform;
   assign.algorithm = options.algorithm;
   assign.effort = options.effort;
   assign.streamPool = options.streamPool;
@@ -59,7 +61,6 @@ void mlir::helia::buildHeliaPlanningPipeline(
   pm.addPass(createHeliaAssignBindings(assign));
 
   HeliaVerifyPlanOptions verify;
-  verify.platform = options.platform;
   verify.memoryLimits.assign(options.memoryLimits.begin(),
                              options.memoryLimits.end());
   verify.prefix = options.prefix;
@@ -75,7 +76,6 @@ void mlir::helia::buildHeliaPlanOutputPipeline(
     exportPlan.json = options.planJson;
     exportPlan.report = options.planReport;
     exportPlan.svg = options.planSvg;
-    exportPlan.platform = options.platform;
     pm.addPass(createHeliaExportPlan(exportPlan));
   }
 
@@ -90,7 +90,6 @@ void mlir::helia::buildHeliaPlanOutputPipeline(
     return;
   HeliaLowerCopiesOptions copies;
   copies.mode = options.copyMode;
-  copies.platform = options.platform;
   pm.addPass(createHeliaLowerCopies(copies));
   if (toLLVM)
     buildHeliaToLLVMPipeline(pm, options);
@@ -140,11 +139,11 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
-  sections.platform = options.platform;
   sections.ld = options.planLd;
   sections.ldMemory = options.planLdMemory;
   sections.header = options.planHeader;
   sections.triple = options.triple;
+  sections.dataLayout = options.dataLayout;
   sections.modelApi = options.modelApi;
   pm.addPass(createHeliaAssignSections(sections));
 }

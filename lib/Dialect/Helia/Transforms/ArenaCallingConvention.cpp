@@ -27,38 +27,27 @@ using namespace mlir::helia;
 namespace {
 
 /// Records the prefix and the planned functions in the module's
-/// `helia.firmware` dictionary: the later lowering passes read them there,
+/// `#helia.firmware`: the later lowering passes read them there,
 /// helia-assign-sections names the arena globals after the prefix, and its
 /// C header declares the functions. For the model API it also records the
-/// slot of every argument (`slots`: per function, `{arena, offset}` or an
-/// empty dictionary per argument) and the arenas the caller supplies
-/// (`caller_arenas`, in the order of the trailing arguments).
+/// slot of every bound argument and the arenas the caller supplies (in the
+/// order of the trailing arguments).
 static void recordFirmwareEntries(ModuleOp module,
                                   const LoweringEntries &entries,
                                   const ArenaTable &arenas, ArenaMode mode) {
   MLIRContext *ctx = module.getContext();
-  auto named = [&](StringRef name, Attribute value) {
-    return NamedAttribute(StringAttr::get(ctx, name), value);
-  };
-  SmallVector<Attribute> names;
-  SmallVector<NamedAttribute> slots;
+  SmallVector<FlatSymbolRefAttr> names;
+  SmallVector<FirmwareSlotAttr> slots;
   for (func::FuncOp func : entries.planned) {
-    names.push_back(func.getSymNameAttr());
-    SmallVector<Attribute> args;
-    for (BlockArgument arg : func.getArguments()) {
-      BindingAttr binding = getBinding(arg);
-      if (!binding) {
-        args.push_back(DictionaryAttr::get(ctx));
-        continue;
-      }
-      args.push_back(DictionaryAttr::get(
-          ctx, {named("arena", binding.getArena().getAttr()),
-                named("offset", IntegerAttr::get(IntegerType::get(ctx, 64),
-                                                 binding.getOffset()))}));
-    }
-    slots.push_back(named(func.getSymName(), ArrayAttr::get(ctx, args)));
+    auto name = FlatSymbolRefAttr::get(func.getSymNameAttr());
+    names.push_back(name);
+    for (BlockArgument arg : func.getArguments())
+      if (BindingAttr binding = getBinding(arg))
+        slots.push_back(FirmwareSlotAttr::get(ctx, name, arg.getArgNumber(),
+                                              binding.getArena(),
+                                              binding.getOffset()));
   }
-  SmallVector<Attribute> callerArenas;
+  SmallVector<FirmwareArenaAttr> callerArenas;
   if (mode != ArenaMode::Global) {
     SmallVector<const Arena *> byArg;
     for (auto &[name, arena] : arenas)
@@ -67,20 +56,15 @@ static void recordFirmwareEntries(ModuleOp module,
     llvm::sort(byArg, [](const Arena *a, const Arena *b) {
       return a->argIndex < b->argIndex;
     });
-    auto i64 = IntegerType::get(ctx, 64);
     for (const Arena *arena : byArg)
-      callerArenas.push_back(DictionaryAttr::get(
-          ctx, {named("name", arena->name), named("memory", arena->memory),
-                named("size", IntegerAttr::get(i64, arena->size)),
-                named("alignment", IntegerAttr::get(i64, arena->alignment))}));
+      callerArenas.push_back(FirmwareArenaAttr::get(
+          ctx, FlatSymbolRefAttr::get(arena->name), arena->memory,
+          arena->size, arena->alignment));
   }
-  module->setAttr(
-      HeliaDialect::FirmwareAttrHelper::getNameStr(),
-      DictionaryAttr::get(
-          ctx, {named("prefix", StringAttr::get(ctx, entries.prefix)),
-                named("entries", ArrayAttr::get(ctx, names)),
-                named("slots", DictionaryAttr::get(ctx, slots)),
-                named("caller_arenas", ArrayAttr::get(ctx, callerArenas))}));
+  module->setAttr(HeliaDialect::FirmwareAttrHelper::getNameStr(),
+                  FirmwareAttr::get(ctx, StringAttr::get(ctx, entries.prefix),
+                                    names, slots, callerArenas,
+                                    /*platform=*/Attribute(), {}, {}, {}));
 }
 
 /// Applies the convention to one module.

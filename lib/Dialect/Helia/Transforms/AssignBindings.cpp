@@ -31,13 +31,9 @@ using namespace mlir::helia;
 namespace {
 
 struct HeliaAssignBindings
-    : mlir::helia::impl::HeliaAssignBindingsBase<HeliaAssignBindings> {
-  using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // BufferAnalysis asks bufferization which values share a buffer.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaAssignBindingsBase<
+          HeliaAssignBindings>> {
+  using WithBufferizationModels::WithBufferizationModels;
   void runOnOperation() override;
 
 private:

@@ -19,7 +19,6 @@
 #include "helia/Dialect/Helia/IR/Platform.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/FileUtilities.h"
@@ -54,8 +53,7 @@ private:
   LogicalResult weakenHostCode(ModuleOp module);
 
   FirmwareLayout layout;
-  DictionaryAttr record;
-  ArrayAttr arenaRecords, entryRecords;
+  FirmwareAttr record;
   /// The arena globals, in the order of layout.arenas.
   SmallVector<LLVM::GlobalOp> arenaGlobals;
 };
@@ -63,49 +61,32 @@ private:
 } // namespace
 
 LogicalResult HeliaAssignSections::readRecord(ModuleOp module) {
-  record =
-      module->getAttrOfType<DictionaryAttr>(HeliaDialect::FirmwareAttrHelper::getNameStr());
+  record = FirmwareAttr::lookup(module);
   if (!record)
     return module.emitError("module has no '")
            << HeliaDialect::FirmwareAttrHelper::getNameStr()
            << "' record of its arenas; lower the plan with "
               "helia-lower-to-memref and helia-lower-copies "
               "(erase-memory-spaces=true) before the conversion to LLVM";
-  auto prefixAttr = record.getAs<StringAttr>("prefix");
-  auto platformText = record.getAs<StringAttr>("platform");
-  arenaRecords = record.getAs<ArrayAttr>("arenas");
-  entryRecords = record.getAs<ArrayAttr>("entries");
-  if (!prefixAttr || !platformText || !arenaRecords)
+  if (!record.getPrefix() || !record.getPlatform())
     return module.emitError("'")
            << HeliaDialect::FirmwareAttrHelper::getNameStr()
-           << "' needs 'prefix', 'platform' and 'arenas'; lower the plan "
-              "with helia-lower-copies (erase-memory-spaces=true)";
-  layout.prefix = prefixAttr.str();
-  MLIRContext *ctx = module.getContext();
-  if (!platform.empty()) {
-    layout.platform = getPlatformPreset(ctx, platform);
-    if (!layout.platform) {
-      std::string names;
-      llvm::raw_string_ostream os(names);
-      llvm::interleaveComma(getPlatformPresetNames(), os);
-      return module.emitError("unknown platform preset '")
-             << platform << "'; known presets: " << names;
-    }
+           << "' needs a prefix and a platform; lower the plan "
+              "with helia-lower-to-memref and helia-lower-copies "
+              "(erase-memory-spaces=true)";
+  layout.prefix = record.getPrefix().str();
+  if (platform.empty()) {
+    layout.platform = record.getPlatformAttr();
     return success();
   }
-  layout.platform = getPlatformPreset(ctx, platformText.getValue());
+  layout.platform = getPlatformPreset(module.getContext(), platform);
   if (!layout.platform) {
-    // The parser's own diagnostic would point into the string: report the
-    // record instead.
-    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-    layout.platform = dyn_cast_or_null<PlatformAttr>(
-        parseAttribute(platformText.getValue(), ctx));
+    std::string names;
+    llvm::raw_string_ostream os(names);
+    llvm::interleaveComma(getPlatformPresetNames(), os);
+    return module.emitError("unknown platform preset '")
+           << platform << "'; known presets: " << names;
   }
-  if (!layout.platform)
-    return module.emitError("recorded platform '")
-           << platformText.getValue()
-           << "' is neither a preset nor a #helia.platform; give "
-              "platform=<preset>";
   return success();
 }
 
@@ -113,12 +94,9 @@ LogicalResult HeliaAssignSections::placeArenas(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   PlatformAttr platform = layout.platform;
   SymbolTable symbols(module);
-  for (auto record : arenaRecords.getAsRange<DictionaryAttr>()) {
-    auto globalName = record.getAs<StringAttr>("global");
-    auto memoryName = record.getAs<StringAttr>("memory");
-    if (!globalName || !memoryName)
-      return module.emitError("malformed arena record ")
-             << record << "; expected {global = \"...\", memory = \"...\"}";
+  for (FirmwareGlobalAttr global : record.getGlobals()) {
+    StringAttr globalName = global.getGlobal().getAttr();
+    StringAttr memoryName = global.getMemory();
     auto op = symbols.lookup<LLVM::GlobalOp>(globalName);
     // An arena global that a cleanup after the lowering removed (nothing
     // read it) takes no memory and needs no section.
@@ -233,8 +211,7 @@ LogicalResult HeliaAssignSections::createHydrate(ModuleOp module) {
         module.lookupSymbol(layout.prefix + "_hydrated") != nullptr;
     return success();
   }
-  auto callerArenas = record.getAs<ArrayAttr>("caller_arenas");
-  if (callerArenas && !callerArenas.empty())
+  if (!record.getCallerArenas().empty())
     return success();
   if (Operation *taken = module.lookupSymbol(name))
     return taken->emitError("the module already has a symbol @")
@@ -255,11 +232,8 @@ LogicalResult HeliaAssignSections::createHydrate(ModuleOp module) {
 /// test harness `main`) becomes weak: a firmware's own C `main` replaces it
 /// at link time, and without one the harness runs.
 LogicalResult HeliaAssignSections::weakenHostCode(ModuleOp module) {
-  auto names = record.getAs<ArrayAttr>("unplanned");
-  if (!names)
-    return success();
-  for (auto name : names.getAsRange<StringAttr>())
-    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+  for (FlatSymbolRefAttr name : record.getUnplanned())
+    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name.getAttr()))
       if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External)
         func.setLinkage(LLVM::Linkage::Weak);
   return success();
@@ -326,18 +300,9 @@ LogicalResult HeliaAssignSections::write(
 }
 
 LogicalResult HeliaAssignSections::readEntries(ModuleOp module) {
-  if (!entryRecords)
-    return success();
-  for (auto record : entryRecords.getAsRange<DictionaryAttr>()) {
-    auto name = record.getAs<StringAttr>("name");
-    auto typeAttr = record.getAs<TypeAttr>("type");
-    auto type = typeAttr ? dyn_cast<FunctionType>(typeAttr.getValue())
-                         : FunctionType();
-    if (!name || !type)
-      return module.emitError("malformed entry record ")
-             << record << "; expected {name = \"...\", type = (...) -> ...}";
-    layout.entries.push_back({name.str(), type});
-  }
+  for (FirmwareInterfaceAttr interface : record.getInterfaces())
+    layout.entries.push_back(
+        {interface.getName().getValue().str(), interface.getType()});
   return success();
 }
 

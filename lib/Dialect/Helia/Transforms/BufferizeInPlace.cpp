@@ -117,14 +117,9 @@ static void eraseSelfCopies(ModuleOp module) {
 
 namespace {
 struct HeliaBufferizeInPlace
-    : mlir::helia::impl::HeliaBufferizeInPlaceBase<HeliaBufferizeInPlace> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // One-Shot Bufferize needs the external models of the ops it meets.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaBufferizeInPlaceBase<
+          HeliaBufferizeInPlace>> {
+  using WithBufferizationModels::WithBufferizationModels;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -36,13 +36,9 @@ using namespace mlir::helia;
 namespace {
 
 struct HeliaElementwiseInPlace
-    : mlir::helia::impl::HeliaElementwiseInPlaceBase<HeliaElementwiseInPlace> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaElementwiseInPlaceBase<
+          HeliaElementwiseInPlace>> {
+  using WithBufferizationModels::WithBufferizationModels;
 
   void runOnOperation() override;
 };

@@ -21,14 +21,9 @@ using namespace mlir::helia;
 
 namespace {
 struct HeliaExportPlan
-    : mlir::helia::impl::HeliaExportPlanBase<HeliaExportPlan> {
-  using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // BufferAnalysis asks bufferization which values share a buffer.
-    registerBufferizationModels(registry);
-  }
-
+    : WithBufferizationModels<mlir::helia::impl::HeliaExportPlanBase<
+          HeliaExportPlan>> {
+  using WithBufferizationModels::WithBufferizationModels;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (json.empty() && report.empty() && svg.empty()) {

@@ -38,13 +38,9 @@ using namespace mlir::helia;
 namespace {
 
 struct HeliaInsertTensorCopies
-    : mlir::helia::impl::HeliaInsertTensorCopiesBase<HeliaInsertTensorCopies> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaInsertTensorCopiesBase<
+          HeliaInsertTensorCopies>> {
+  using WithBufferizationModels::WithBufferizationModels;
 
   void runOnOperation() override;
 };
@@ -371,4 +367,6 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
     hoistRegionStorage(func, aliases);
+  for (FunctionOpInterface func : planned)
+    sinkHoistedStorage(func);
 }

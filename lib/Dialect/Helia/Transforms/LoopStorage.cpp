@@ -216,9 +216,10 @@ void mlir::helia::writeYieldsIntoIterArgs(FunctionOpInterface func,
 }
 
 /// True when `value`, a value of `body`, is stored in the buffer of
-/// `iterArg`: it is `iterArg`, or the result of destination-style ops (and
-/// loops) of `body` whose destinations (inits) lead back to it.
-static bool isWrittenInto(Value value, BlockArgument iterArg, Block *body) {
+/// `iterArg` (or of another value of `body`): it is `iterArg`, or the result
+/// of destination-style ops (and loops) of `body` whose destinations (inits)
+/// lead back to it.
+static bool isWrittenInto(Value value, Value iterArg, Block *body) {
   while (value != iterArg) {
     auto result = dyn_cast<OpResult>(value);
     if (!result || result.getOwner()->getBlock() != body)
@@ -414,30 +415,118 @@ void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
 }
 
 void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
-  SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
-  func.walk([&](scf::WhileOp loop) {
-    auto yield = cast<scf::YieldOp>(loop.getAfterBody()->getTerminator());
+  struct YieldCopies {
+    scf::YieldOp yield;
+    SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+    /// An scf.for gets only the copies where a value is defined; the
+    /// copies at its yield come after the analysis (copyYieldsIntoIterArgs).
+    bool isFor;
+  };
+  SmallVector<YieldCopies> loops;
+  func.walk([&](Operation *loop) {
+    auto forOp = dyn_cast<scf::ForOp>(loop);
+    auto whileOp = dyn_cast<scf::WhileOp>(loop);
+    if (!forOp && !whileOp)
+      return;
+    Block *body = forOp ? forOp.getBody() : whileOp.getAfterBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    YieldCopies entry{yield, {}, static_cast<bool>(forOp)};
     for (OpOperand &operand : yield->getOpOperands()) {
       BlockArgument iterArg =
           getCarriedIterArg(loop, operand.getOperandNumber());
       if (!iterArg || !isa<RankedTensorType>(iterArg.getType()) ||
-          isWrittenInto(operand.get(), iterArg, loop.getAfterBody()))
+          isWrittenInto(operand.get(), iterArg, body))
         continue;
-      // Another operand that is (or is written into) the same buffer needs
-      // its old value at the yield.
+      // Another operand that stays in that buffer (it is, or is written
+      // into, its own carried buffer too) needs its old value at the yield.
       if (llvm::any_of(yield->getOpOperands(), [&](OpOperand &other) {
-            return &other != &operand &&
-                   isWrittenInto(other.get(), iterArg, loop.getAfterBody());
+            if (&other == &operand ||
+                !isWrittenInto(other.get(), iterArg, body))
+              return false;
+            BlockArgument own =
+                getCarriedIterArg(loop, other.getOperandNumber());
+            return own && isWrittenInto(other.get(), own, body);
           }))
         continue;
-      copies.push_back({&operand, iterArg});
+      entry.copies.push_back({&operand, iterArg});
     }
+    if (!entry.copies.empty())
+      loops.push_back(std::move(entry));
   });
-  for (auto [operand, iterArg] : copies) {
-    OpBuilder builder(operand->getOwner());
-    operand->set(linalg::CopyOp::create(builder, operand->getOwner()->getLoc(),
-                                        operand->get(), iterArg)
-                     .getResult(0));
+  for (YieldCopies &entry : loops) {
+    OpBuilder builder(entry.yield);
+    Location loc = entry.yield.getLoc();
+    Block *body = entry.yield->getBlock();
+    // A value of the body that an op of the body overwrites afterwards (an
+    // after-region argument that is then updated in place for the next
+    // iteration, as a shift register does) is copied where it is defined:
+    // straight into its carried buffer when nothing in the body uses that
+    // buffer, else into a buffer of its own.
+    for (auto &[operand, iterArg] : entry.copies) {
+      Value source = operand->get();
+      if (source.getParentBlock() != body ||
+          llvm::none_of(body->getOperations(), [&](Operation &op) {
+            return llvm::any_of(op.getResults(), [&](Value result) {
+              return result != source &&
+                     isWrittenInto(result, source, body);
+            });
+          }))
+        continue;
+      if (entry.isFor && !iterArg.use_empty())
+        continue;
+      OpBuilder atDef(body, body->begin());
+      if (Operation *def = source.getDefiningOp())
+        atDef.setInsertionPointAfter(def);
+      auto type = cast<RankedTensorType>(source.getType());
+      Value init = iterArg;
+      if (!iterArg.use_empty())
+        init = tensor::EmptyOp::create(atDef, loc, type.getShape(),
+                                       type.getElementType(),
+                                       type.getEncoding());
+      Value copy =
+          linalg::CopyOp::create(atDef, loc, source, init).getResult(0);
+      operand->set(copy);
+      // Copied into its carried buffer already: nothing left at the yield.
+      if (init == iterArg)
+        operand = nullptr;
+    }
+    llvm::erase_if(entry.copies,
+                   [](auto &copy) { return copy.first == nullptr; });
+    // An scf.for whose carried values trade places (a swap) gets its
+    // copies here too: after the analysis they would form a cycle.
+    if (entry.isFor &&
+        llvm::none_of(entry.copies, [&](auto &copy) {
+          return llvm::any_of(entry.copies, [&](auto &other) {
+            return &other != &copy &&
+                   isWrittenInto(copy.first->get(), other.second, body);
+          });
+        }))
+      continue;
+    // The copies run in order; a value stored in a carried buffer that an
+    // earlier copy overwrites (two carried values swapped) is copied first
+    // into a buffer of its own, which the hoisting makes a top-level slot
+    // live for the loop's step.
+    SmallVector<Value> sources;
+    for (auto [i, copy] : llvm::enumerate(entry.copies)) {
+      Value source = copy.first->get();
+      bool overwritten = llvm::any_of(
+          ArrayRef(entry.copies).take_front(i), [&](auto &earlier) {
+            return isWrittenInto(source, earlier.second, body);
+          });
+      if (overwritten) {
+        auto type = cast<RankedTensorType>(source.getType());
+        Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                             type.getElementType(),
+                                             type.getEncoding());
+        source = linalg::CopyOp::create(builder, loc, source, init)
+                     .getResult(0);
+      }
+      sources.push_back(source);
+    }
+    for (auto [copy, source] : llvm::zip(entry.copies, sources))
+      copy.first->set(
+          linalg::CopyOp::create(builder, loc, source, copy.second)
+              .getResult(0));
   }
 }
 

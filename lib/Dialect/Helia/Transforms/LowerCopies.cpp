@@ -143,82 +143,45 @@ static void eraseHeliaMemorySpaces(ModuleOp module) {
   });
 }
 
-/// Records in the module's `helia.firmware` dictionary what
-/// helia-assign-sections needs once the memory spaces are gone: the platform
-/// (a preset's name, else the printed `#helia.platform`) and the memory of
-/// every global that has one, in module order.
-static FailureOr<DictionaryAttr>
-recordArenaMemories(ModuleOp module, StringRef presetOverride) {
-  MLIRContext *ctx = module.getContext();
-  FailureOr<PlatformAttr> platform = lookupPlatform(module, presetOverride);
-  if (failed(platform))
-    return failure();
-  std::string platformText;
-  if (getPlatformPreset(ctx, platform->getName()) == *platform) {
-    platformText = platform->getName().str();
-  } else {
-    llvm::raw_string_ostream os(platformText);
-    Attribute(*platform).print(os);
-  }
-  SmallVector<Attribute> arenas;
-  for (auto global : module.getOps<memref::GlobalOp>()) {
-    auto memory =
-        dyn_cast_or_null<MemorySpaceAttr>(global.getType().getMemorySpace());
-    if (!memory)
-      continue;
-    arenas.push_back(DictionaryAttr::get(
-        ctx, {NamedAttribute(StringAttr::get(ctx, "global"),
-                             global.getSymNameAttr()),
-              NamedAttribute(StringAttr::get(ctx, "memory"),
-                             memory.getName())}));
-  }
-  SmallVector<NamedAttribute> entries;
-  if (auto previous = module->getAttrOfType<DictionaryAttr>(
-          HeliaDialect::FirmwareAttrHelper::getNameStr()))
-    llvm::append_range(entries, previous.getValue());
-  llvm::erase_if(entries, [](NamedAttribute entry) {
-    return entry.getName() == "platform" || entry.getName() == "arenas";
-  });
-  entries.emplace_back(StringAttr::get(ctx, "platform"),
-                       StringAttr::get(ctx, platformText));
-  entries.emplace_back(StringAttr::get(ctx, "arenas"),
-                       ArrayAttr::get(ctx, arenas));
-  return DictionaryAttr::get(ctx, entries);
+/// The memory of every global that has one, in module order: what
+/// helia-assign-sections needs once the memory spaces are gone.
+static SmallVector<FirmwareGlobalAttr> recordGlobalMemories(ModuleOp module) {
+  SmallVector<FirmwareGlobalAttr> globals;
+  for (auto global : module.getOps<memref::GlobalOp>())
+    if (auto memory = dyn_cast_or_null<MemorySpaceAttr>(
+            global.getType().getMemorySpace()))
+      globals.push_back(FirmwareGlobalAttr::get(
+          module.getContext(), FlatSymbolRefAttr::get(global.getSymNameAttr()),
+          memory.getName()));
+  return globals;
 }
 
-/// Replaces the names of the planned functions in `record` (`entries`, from
-/// helia-lower-to-memref) by {name, type} with the types the conversion to
-/// LLVM sees, and asks that conversion for their C interface
+/// The planned functions of `record` (from helia-arena-calling-convention)
+/// with the types the conversion to LLVM sees, marked for their C interface
 /// (`_mlir_ciface_<name>`), which helia-assign-sections' header declares.
-static DictionaryAttr recordEntryPoints(ModuleOp module,
-                                        DictionaryAttr record) {
+static SmallVector<FirmwareInterfaceAttr>
+recordInterfaces(ModuleOp module, FirmwareAttr record) {
   MLIRContext *ctx = module.getContext();
-  auto names = record.getAs<ArrayAttr>("entries");
-  if (!names)
-    return record;
-  SmallVector<Attribute> candidates(names.getValue());
+  SmallVector<StringAttr> candidates;
+  for (FlatSymbolRefAttr entry : record.getEntries())
+    candidates.push_back(entry.getAttr());
   // With arena arguments the hydrate function takes the writable arenas:
   // C calls it through its C interface too.
-  if (auto prefix = record.getAs<StringAttr>("prefix"))
+  if (StringAttr prefix = record.getPrefix())
     if (auto hydrate = module.lookupSymbol<func::FuncOp>(
             getHydrateFunctionName(prefix.getValue())))
       if (hydrate.getNumArguments() > 0)
         candidates.push_back(hydrate.getSymNameAttr());
-  SmallVector<Attribute> entries;
-  for (auto name : ArrayRef(candidates)) {
-    auto func = module.lookupSymbol<func::FuncOp>(cast<StringAttr>(name));
+  SmallVector<FirmwareInterfaceAttr> interfaces;
+  for (StringAttr name : candidates) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func || func.isExternal())
       continue;
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
-    entries.push_back(DictionaryAttr::get(
-        ctx, {NamedAttribute(StringAttr::get(ctx, "name"), name),
-              NamedAttribute(StringAttr::get(ctx, "type"),
-                             TypeAttr::get(func.getFunctionType()))}));
+    interfaces.push_back(FirmwareInterfaceAttr::get(
+        ctx, FlatSymbolRefAttr::get(name), func.getFunctionType()));
   }
-  NamedAttrList entriesList(record);
-  entriesList.set("entries", ArrayAttr::get(ctx, entries));
-
-  return entriesList.getDictionary(ctx);
+  return interfaces;
 }
 
 void HeliaLowerCopies::runOnOperation() {
@@ -236,20 +199,37 @@ void HeliaLowerCopies::runOnOperation() {
       return signalPassFailure();
   if (!eraseMemorySpaces)
     return;
-  // Read before the erase drops helia.platform and the memory spaces.
-  FailureOr<DictionaryAttr> record = recordArenaMemories(module, platform);
-  if (failed(record))
+  // The platform resolve-residency made the module's, read before the
+  // erase drops helia.platform; the memories of the globals too.
+  FailureOr<PlatformAttr> platformAttr = lookupPlatform(module, platform);
+  if (failed(platformAttr))
     return signalPassFailure();
-  // The entry types are read after the erase (default memory space), the
-  // unplanned functions before it (the erase drops helia.unplanned).
-  SmallVector<Attribute> unplanned;
+  MLIRContext *ctx = module.getContext();
+  Attribute recordedPlatform = *platformAttr;
+  if (getPlatformPreset(ctx, platformAttr->getName()) == *platformAttr)
+    recordedPlatform = StringAttr::get(ctx, platformAttr->getName());
+  SmallVector<FirmwareGlobalAttr> globals = recordGlobalMemories(module);
+  // The interface types are read after the erase (default memory space),
+  // the unplanned functions before it (the erase drops helia.unplanned).
+  SmallVector<FlatSymbolRefAttr> unplanned;
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal() &&
         func->hasAttr(HeliaDialect::UnplannedAttrHelper::getNameStr()))
-      unplanned.push_back(func.getSymNameAttr());
+      unplanned.push_back(FlatSymbolRefAttr::get(func.getSymNameAttr()));
+  // A module lowered without helia-arena-calling-convention has no API
+  // (and no prefix, which helia-assign-sections asks for).
+  FirmwareAttr record = FirmwareAttr::lookup(module);
+  if (!record)
+    record = FirmwareAttr::get(ctx, StringAttr(), {}, {}, {}, Attribute(), {},
+                               {}, {});
+  // The erase drops every helia attribute, the record too.
   eraseHeliaMemorySpaces(module);
-  NamedAttrList withUnplanned(recordEntryPoints(module, *record));
-  withUnplanned.set("unplanned", ArrayAttr::get(module.getContext(), unplanned));
+  // In its builtin form: the module is for tools without the helia dialect
+  // now.
+  record = FirmwareAttr::get(ctx, record.getPrefix(), record.getEntries(),
+                             record.getSlots(), record.getCallerArenas(),
+                             recordedPlatform, globals,
+                             recordInterfaces(module, record), unplanned);
   module->setAttr(HeliaDialect::FirmwareAttrHelper::getNameStr(),
-                  withUnplanned.getDictionary(module.getContext()));
+                  record.toBuiltin());
 }

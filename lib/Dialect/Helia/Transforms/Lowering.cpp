@@ -106,27 +106,19 @@ LoweringEntries LoweringEntries::compute(ModuleOp module, StringRef prefix) {
 
 LoweringEntries LoweringEntries::fromFirmware(ModuleOp module) {
   LoweringEntries entries;
-  auto firmware = module->getAttrOfType<DictionaryAttr>(
-      HeliaDialect::FirmwareAttrHelper::getNameStr());
+  FirmwareAttr firmware = FirmwareAttr::lookup(module);
   if (!firmware)
     return entries;
-  if (auto prefix = firmware.getAs<StringAttr>("prefix"))
-    entries.prefix = prefix.str();
-  // Names after helia-arena-calling-convention; {name, type} dictionaries
-  // after helia-lower-copies. One symbol table for all of them: a module
-  // lookup without one scans the module, once per entry.
-  auto list = firmware.getAs<ArrayAttr>("entries");
-  if (!list || list.empty())
+  if (firmware.getPrefix())
+    entries.prefix = firmware.getPrefix().str();
+  if (firmware.getEntries().empty())
     return entries;
+  // One symbol table for all of them: a module lookup without one scans the
+  // module, once per entry.
   SymbolTable symbols(module);
-  for (Attribute entry : list) {
-    auto name = dyn_cast<StringAttr>(entry);
-    if (auto dict = dyn_cast<DictionaryAttr>(entry))
-      name = dict.getAs<StringAttr>("name");
-    if (name)
-      if (auto func = symbols.lookup<func::FuncOp>(name))
-        entries.addPlanned(func);
-  }
+  for (FlatSymbolRefAttr entry : firmware.getEntries())
+    if (auto func = symbols.lookup<func::FuncOp>(entry.getAttr()))
+      entries.addPlanned(func);
   return entries;
 }
 

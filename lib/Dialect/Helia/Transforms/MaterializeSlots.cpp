@@ -276,14 +276,9 @@ static void typeResults(func::FuncOp func, SymbolUserMap &users,
 
 namespace {
 struct HeliaMaterializeSlots
-    : mlir::helia::impl::HeliaMaterializeSlotsBase<HeliaMaterializeSlots> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // Buffer types of yielded values come from the external models.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaMaterializeSlotsBase<
+          HeliaMaterializeSlots>> {
+  using WithBufferizationModels::WithBufferizationModels;
 
   void runOnOperation() override;
 };

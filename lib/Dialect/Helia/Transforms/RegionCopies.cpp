@@ -48,11 +48,30 @@ getAllocationInLoop(Value value, Operation *loop,
   return nullptr;
 }
 
+/// The after-region argument of `loop` that its condition passes a copy
+/// of before-region argument `index` to (the copy One-Shot makes when the
+/// body yields a value not stored in the carried buffer), with that copy.
+static std::pair<BlockArgument, bufferization::AllocTensorOp>
+getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
+  BlockArgument before = loop.getBeforeArguments()[index];
+  for (auto [operand, after] : llvm::zip(loop.getConditionOp().getArgs(),
+                                         loop.getAfterArguments())) {
+    auto alloc = operand.getDefiningOp<bufferization::AllocTensorOp>();
+    if (alloc && alloc.getCopy() == before && alloc->hasOneUse() &&
+        after.getType() == before.getType())
+      return {after, alloc};
+  }
+  return {};
+}
+
 bool mlir::helia::copyYieldsIntoIterArgs(
     FunctionOpInterface func, const bufferization::AnalysisState &state) {
   SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
                          BlockArgument>>
       yields;
+  // Condition copies that the copy back into the carried buffer makes
+  // unnecessary (the analysis that follows decides again).
+  SmallVector<bufferization::AllocTensorOp> conditionCopies;
   func.walk([&](scf::YieldOp yield) {
     Operation *loop = yield->getParentOp();
     auto whileOp = dyn_cast<scf::WhileOp>(loop);
@@ -64,12 +83,40 @@ bool mlir::helia::copyYieldsIntoIterArgs(
         continue;
       BlockArgument iterArg =
           getCarriedIterArg(loop, operand.getOperandNumber());
+      bufferization::AllocTensorOp conditionCopy;
+      if (!iterArg && whileOp)
+        std::tie(iterArg, conditionCopy) = getCarriedThroughConditionCopy(
+            whileOp, operand.getOperandNumber());
       if (!iterArg || iterArg.getType() != operand.get().getType())
         continue;
       if (bufferization::AllocTensorOp alloc =
-              getAllocationInLoop(operand.get(), loop, state))
+              getAllocationInLoop(operand.get(), loop, state)) {
         yields.push_back({alloc, &operand, iterArg});
+        if (conditionCopy)
+          conditionCopies.push_back(conditionCopy);
+      }
     }
+  });
+  for (bufferization::AllocTensorOp copy : conditionCopies) {
+    copy.replaceAllUsesWith(copy.getCopy());
+    copy.erase();
+  }
+  // The copies back run in order before each yield: one that reads a
+  // carried value (a loop yielding its old value for another iter_arg, as
+  // a shift register does) goes before the copy that overwrites it.
+  llvm::DenseSet<std::pair<Operation *, Value>> targets;
+  for (auto [alloc, use, iterArg] : yields)
+    targets.insert({use->getOwner(), iterArg});
+  llvm::SmallPtrSet<Operation *, 4> readers;
+  for (auto [alloc, use, iterArg] : yields) {
+    Value source = alloc.getCopy() && use->get() == alloc.getResult()
+                       ? alloc.getCopy()
+                       : use->get();
+    if (targets.contains({use->getOwner(), source}))
+      readers.insert(alloc);
+  }
+  std::stable_partition(yields.begin(), yields.end(), [&](auto &entry) {
+    return readers.contains(std::get<0>(entry).getOperation());
   });
   for (auto [alloc, use, iterArg] : yields) {
     Operation *yield = use->getOwner();
@@ -209,6 +256,30 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       alloc.erase();
     }
   }
+}
+
+void mlir::helia::sinkHoistedStorage(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block &body = func.getFunctionBody().front();
+  SmallVector<std::pair<Operation *, Operation *>> moves;
+  for (Operation &op : body) {
+    if (!isa<tensor::EmptyOp>(op) || op.getNumOperands() != 0 ||
+        op.use_empty())
+      continue;
+    Operation *top = nullptr;
+    bool nested = llvm::all_of(op.getUsers(), [&](Operation *user) {
+      Operation *ancestor = body.findAncestorOpInBlock(*user);
+      if (!ancestor || ancestor == user || (top && ancestor != top))
+        return false;
+      top = ancestor;
+      return true;
+    });
+    if (nested && top->getPrevNode() != &op)
+      moves.push_back({&op, top});
+  }
+  for (auto [op, top] : moves)
+    op->moveBefore(top);
 }
 
 void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {

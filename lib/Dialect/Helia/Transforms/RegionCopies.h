@@ -48,6 +48,12 @@ bool copyYieldsIntoIterArgs(FunctionOpInterface func,
 void hoistRegionStorage(FunctionOpInterface func,
                         const bufferization::AnalysisState &state);
 
+/// Moves each `tensor.empty` of the body's top level that only ops nested in
+/// one top-level op use (storage hoisted out of its regions) right before
+/// that op, after the copies of its inits: its buffer is live from that op's
+/// step, not from where the hoisting left it.
+void sinkHoistedStorage(FunctionOpInterface func);
+
 /// A branch (`scf.if`, `scf.index_switch`) in a loop body that yields one
 /// value for two results, where another branch yields two different values
 /// for them, yields a copy of it for the second (an `alloc_tensor copy`

@@ -78,14 +78,9 @@ static LogicalResult checkBufferizable(ModuleOp module) {
 }
 
 struct HeliaVerifyLowerable
-    : mlir::helia::impl::HeliaVerifyLowerableBase<HeliaVerifyLowerable> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // Bufferizability is asked of the external models.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaVerifyLowerableBase<
+          HeliaVerifyLowerable>> {
+  using WithBufferizationModels::WithBufferizationModels;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

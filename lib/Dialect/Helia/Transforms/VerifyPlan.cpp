@@ -26,13 +26,9 @@ using namespace mlir::helia;
 namespace {
 
 struct HeliaVerifyPlan
-    : mlir::helia::impl::HeliaVerifyPlanBase<HeliaVerifyPlan> {
-  using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // PlanLiveness asks bufferization which values share a buffer.
-    registerBufferizationModels(registry);
-  }
+    : WithBufferizationModels<mlir::helia::impl::HeliaVerifyPlanBase<
+          HeliaVerifyPlan>> {
+  using WithBufferizationModels::WithBufferizationModels;
   void runOnOperation() override;
 };
 

@@ -31,6 +31,21 @@ bufferization::OneShotBufferizationOptions getBufferizationOptions();
 /// that did not register them gets the same plan as helia-opt.
 void registerBufferizationModels(DialectRegistry &registry);
 
+/// The base of a pass that asks bufferization about ops (its analyses or
+/// One-Shot Bufferize itself): the generated base `PassBase` with the models
+/// registered among its dependent dialects. A pass derives from
+/// `WithBufferizationModels<impl::XBase<X>>` instead of overriding
+/// getDependentDialects.
+template <typename PassBase>
+struct WithBufferizationModels : PassBase {
+  using PassBase::PassBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    PassBase::getDependentDialects(registry);
+    registerBufferizationModels(registry);
+  }
+};
+
 } // namespace mlir::helia
 
 #endif // HELIA_DIALECT_HELIA_ANALYSIS_BUFFERIZATION_H

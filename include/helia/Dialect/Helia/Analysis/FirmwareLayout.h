@@ -157,7 +157,7 @@ struct FirmwareLayout {
   /// from `record`'s `slots`), after `arenas` and `entries`. Emits a located
   /// error at `module` and fails on an entry point the API cannot pass from
   /// C.
-  LogicalResult describeModel(Operation *module, DictionaryAttr record);
+  LogicalResult describeModel(Operation *module, FirmwareAttr record);
 
   /// Writes the model API part of the header: the plan hash, the status
   /// codes, the regions, the shapes of the inputs and outputs, the context

@@ -280,4 +280,6 @@ def Helia_BindingAttr : Helia_Attr<"Binding", "binding"> {
   }];
 }
 
+include "helia/Dialect/Helia/IR/HeliaFirmwareAttrs.td"
+
 #endif // HELIA_DIALECT_HELIA_IR_HELIAATTRS_TD

@@ -66,10 +66,9 @@ def Helia_Dialect : Dialect {
   // - memory_costs: module; written by helia-assign-bindings: memory name
   //   to `array<i64: read_cycles, write_cycles, access_bytes>` for each
   //   memory a `memory-cost` set (the platform's figures otherwise).
-  // - firmware: module; builtin attributes that carry what
-  //   helia-assign-sections needs through the conversion to LLVM: `prefix`
-  //   and `entries` (helia-arena-calling-convention), `platform` and
-  //   `arenas` (helia-lower-copies).
+  // - firmware: module; a #helia.firmware record that carries what
+  //   helia-assign-sections needs through the conversion to LLVM
+  //   (HeliaFirmwareAttrs.td).
   let discardableAttrs = (ins
     "::mlir::Attribute":$platform,
     "::mlir::ArrayAttr":$rules,
@@ -83,7 +82,7 @@ def Helia_Dialect : Dialect {
     "::mlir::IntegerAttr":$in_place,
     "::mlir::DictionaryAttr":$memory_limits,
     "::mlir::DictionaryAttr":$memory_costs,
-    "::mlir::DictionaryAttr":$firmware,
+    "::mlir::Attribute":$firmware,
     "::mlir::ArrayAttr":$carried
   );
 }

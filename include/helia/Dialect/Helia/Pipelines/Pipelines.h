@@ -212,6 +212,10 @@ struct HeliaMemoryPipelineOptions
   PassOptions::Option<std::string> triple{
       *this, "triple",
       llvm::cl::desc("Target triple of the LLVM module (with to-llvm)")};
+  PassOptions::Option<std::string> dataLayout{
+      *this, "data-layout",
+      llvm::cl::desc("LLVM data layout string of the LLVM module (with "
+                     "to-llvm)")};
   PassOptions::Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Rewrite math functions (exp, tanh, log, erf, ...) as "
@@ -246,7 +250,8 @@ void buildHeliaPlanOutputPipeline(OpPassManager &pm,
 
 /// Adds the upstream conversion of a lowered module (after
 /// helia-lower-copies) to the LLVM dialect, then helia-assign-sections with
-/// the options' platform, plan-ld, plan-header and triple.
+/// the options' plan-ld, plan-header, triple and data layout (the platform
+/// is the one helia-lower-copies recorded).
 void buildHeliaToLLVMPipeline(OpPassManager &pm,
                               const HeliaMemoryPipelineOptions &options);
 

@@ -575,10 +575,12 @@ def HeliaLowerCopies : Pass<"helia-lower-copies", "::mlir::ModuleOp"> {
     space, so placement is carried by the arena globals and their names,
     and the module converts with `--finalize-memref-to-llvm`.
 
-    Before the erase it records, in the module attribute `helia.firmware`
-    (builtin attributes only), the platform and the memory of every arena
-    global, and asks for the C interface of the planned functions;
-    helia-assign-sections reads the record after the conversion to LLVM.
+    Before the erase it adds to the module's `#helia.firmware` record the
+    platform, the memory of every global that has one, the C interfaces
+    and the host code, and asks for the C interface of the planned
+    functions; the record then takes its builtin form (tools without the
+    helia dialect read the module), which helia-assign-sections reads
+    after the conversion to LLVM.
     The copies carry the location name `helia.copy` so that it finds them
     (docs/Firmware.md).
 
