@@ -2,6 +2,7 @@
 
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
 #include "llvm/ADT/DenseSet.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -59,6 +60,22 @@ static std::pair<StringRef, StringRef> getRecordedCarried(Operation *loop,
   return {};
 }
 
+/// The argument of `loop`'s body that operand `index` of the body's yield
+/// becomes: the iter_arg of an `scf.for`; for an `scf.while`, the argument
+/// of the after region the condition forwards the before region's argument
+/// `index` to (null if it forwards none).
+static BlockArgument getYieldedInto(LoopLikeOpInterface loop, unsigned index) {
+  auto whileOp = dyn_cast<scf::WhileOp>(loop.getOperation());
+  if (!whileOp)
+    return loop.getRegionIterArgs()[index];
+  BlockArgument before = whileOp.getBeforeArguments()[index];
+  for (auto [operand, after] : llvm::zip(whileOp.getConditionOp().getArgs(),
+                                         whileOp.getAfterArguments()))
+    if (operand == before && after.getType() == before.getType())
+      return after;
+  return nullptr;
+}
+
 /// The tensors the loops of `func` carry, with how each is stored: read
 /// from the IR (a `linalg.copy` into the iter_arg that the loop yields is
 /// the copy back of a successor in its own slot) and the reasons
@@ -92,11 +109,28 @@ static void collectCarried(FunctionOpInterface func,
         entry.size = static_cast<int64_t>(*getTensorByteSize(info->value.getType()));
       }
       auto [choice, reason] = getRecordedCarried(loop, index);
+      BlockArgument into = getYieldedInto(loop, index);
       auto copy = yielded[index].getDefiningOp<DestinationStyleOpInterface>();
-      bool copiedBack = copy && copy->getName().getStringRef() == "linalg.copy" &&
+      bool copiedBack = into && copy &&
+                        copy->getName().getStringRef() == "linalg.copy" &&
                         copy.getNumDpsInputs() == 1 &&
-                        copy.getDpsInits()[0] == iterArg;
-      if (copiedBack) {
+                        copy.getDpsInits()[0] == into;
+      // The copy of another iter_arg's old value (a loop carrying a value
+      // and its predecessor): no slot beside the carried one.
+      std::optional<unsigned> copiedFrom;
+      for (unsigned other = 0, e = yielded.size(); copiedBack && other < e;
+           ++other)
+        if (other != index &&
+            copy.getDpsInputOperand(0)->get() == getYieldedInto(loop, other))
+          copiedFrom = other;
+      if (copiedFrom) {
+        entry.choice = "copy-from-iter-arg";
+        entry.copiedFrom = copiedFrom;
+        entry.reason = choice == "slot-and-copy"
+                           ? reason.str()
+                           : "it carries the old value of iter_arg #" +
+                                 std::to_string(*copiedFrom);
+      } else if (copiedBack) {
         entry.choice = "slot-and-copy";
         entry.reason = choice == "slot-and-copy"
                            ? reason.str()

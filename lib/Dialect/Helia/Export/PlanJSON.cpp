@@ -121,6 +121,11 @@ void mlir::helia::writePlanJSON(const MemoryPlan &plan, llvm::raw_ostream &os) {
           optionalId("tensor_id", c.tensorId);
           json.attribute("size", c.size);
           json.attribute("choice", c.choice);
+          if (c.copiedFrom)
+            json.attribute("copied_from_iter_arg",
+                           static_cast<int64_t>(*c.copiedFrom));
+          else
+            json.attribute("copied_from_iter_arg", nullptr);
           optionalId("successor_tensor_id", c.successorId);
           json.attribute("successor_size", c.successorSize);
           json.attribute("reason", c.reason);

@@ -112,8 +112,9 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
     os << "\n";
   }
 
-  // Loop-carried tensors: one slot updated in place, or a second slot for
-  // the successor and a copy back per iteration.
+  // Loop-carried tensors: one slot updated in place (or given the old value
+  // of another iter_arg), or a second slot for the successor and a copy
+  // back per iteration.
   if (!plan.carried.empty()) {
     int64_t extra = 0;
     for (const PlanCarried &c : plan.carried)
@@ -134,7 +135,10 @@ void mlir::helia::writePlanReport(const MemoryPlan &plan, llvm::raw_ostream &os,
       os << "  " << (qualify ? c.function + ": " : std::string())
          << "iter_arg #" << c.iterArg << " of " << c.loop << ": "
          << label(c, c.tensorId) << " (" << c.size << " bytes), ";
-      if (c.choice == "slot-and-copy")
+      if (c.choice == "copy-from-iter-arg")
+        os << "one slot, the old value of iter_arg #" << *c.copiedFrom
+           << " copied into it every iteration";
+      else if (c.choice == "slot-and-copy")
         os << "two slots: its successor in " << label(c, c.successorId) << " ("
            << c.successorSize << " bytes), copied back every iteration";
       else

@@ -303,6 +303,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
       return signalPassFailure();
     writeYieldsIntoIterArgs(func, carryInPlace);
     copyCarriedIntoOtherIterArgs(func);
+    copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
     splitNestedEmptyTensors(func);

@@ -327,6 +327,93 @@ void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
   }
 }
 
+void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  Block *funcBody = &func.getFunctionBody().front();
+  SmallVector<scf::YieldOp> yields;
+  func.walk([&](scf::YieldOp yield) {
+    if (getLoopOfYield(yield))
+      yields.push_back(yield);
+  });
+  for (scf::YieldOp yield : yields) {
+    Operation *loop = getLoopOfYield(yield);
+    Block *body = yield->getBlock();
+    Operation *top = funcBody->findAncestorOpInBlock(*loop);
+    if (!top)
+      continue;
+    unsigned numOperands = yield->getNumOperands();
+    // from[i]: the iter_arg whose old value operand i passes on, when it is
+    // another tensor iter_arg of the loop, yielded once and only read.
+    SmallVector<std::optional<unsigned>> from(numOperands);
+    for (unsigned i = 0; i < numOperands; ++i) {
+      BlockArgument into = getCarriedIterArg(loop, i);
+      auto arg = dyn_cast<BlockArgument>(yield->getOperand(i));
+      if (!into || !arg || arg == into || arg.getOwner() != body ||
+          !isa<RankedTensorType>(into.getType()) ||
+          arg.getType() != into.getType() ||
+          llvm::count(yield->getOperands(), Value(arg)) != 1)
+        continue;
+      for (unsigned j = 0; j < numOperands; ++j)
+        if (j != i && getCarriedIterArg(loop, j) == arg)
+          from[i] = j;
+    }
+    auto isOnlyRead = [&](unsigned index) {
+      BlockArgument arg = getCarriedIterArg(loop, index);
+      return llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+        if (use.getOwner() == yield.getOperation())
+          return true;
+        Operation *user = use.getOwner();
+        if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                tensor::ExtractSliceOp, tensor::CastOp>(user))
+          return isOnlyReadBefore(user->getResult(0), yield, body);
+        if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+          return !dps.isDpsInit(&use);
+        return isa<tensor::ExtractOp>(user);
+      });
+    };
+    SmallVector<bool> done(numOperands, false);
+    for (unsigned start = 0; start < numOperands; ++start) {
+      if (done[start] || !from[start])
+        continue;
+      // Follow i <- from[i] until it returns to `start` (a cycle) or ends.
+      SmallVector<unsigned> cycle;
+      unsigned at = start;
+      while (from[at] && !done[at] && !llvm::is_contained(cycle, at)) {
+        cycle.push_back(at);
+        at = *from[at];
+      }
+      for (unsigned index : cycle)
+        done[index] = true;
+      if (at != start || cycle.size() < 2 ||
+          !llvm::all_of(cycle, isOnlyRead))
+        continue;
+      OpBuilder builder(yield);
+      Location loc = loop->getLoc();
+      Value saved = copyIntoTopLevelTensor(
+          builder, loc, top, getCarriedIterArg(loop, cycle.front()));
+      SmallVector<Value> results;
+      for (auto [k, index] : llvm::enumerate(cycle)) {
+        Value source = k + 1 < cycle.size()
+                           ? Value(getCarriedIterArg(loop, *from[index]))
+                           : saved;
+        results.push_back(linalg::CopyOp::create(builder, loc, source,
+                                                 getCarriedIterArg(loop, index))
+                              .getResult(0));
+      }
+      for (auto [index, result] : llvm::zip(cycle, results)) {
+        yield->setOperand(index, result);
+        std::string other = std::to_string(*from[index]);
+        recordCarried(loop, index, "slot-and-copy",
+                      "it carries the old value of iter_arg #" + other +
+                          " in a cycle of " + std::to_string(cycle.size()) +
+                          " iter_args, each copied into the next one's "
+                          "slot, the first through a slot of its own");
+      }
+    }
+  }
+}
+
 void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
   struct YieldCopies {
     scf::YieldOp yield;

@@ -42,6 +42,16 @@ BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
 /// per iteration, instead of a buffer per iteration.
 void copyCarriedIntoOtherIterArgs(FunctionOpInterface func);
 
+/// For the iter_args of a loop whose body passes their old values on in a
+/// cycle (`yield b, a` for `(a, b)`: a swap, or a rotation of more), which
+/// copyCarriedIntoOtherIterArgs cannot order: before the yield, the first
+/// old value of the cycle is copied into a top-level tensor (one slot the
+/// plan counts, live at the loop's step), each other old value into the
+/// buffer of the iter_arg it is yielded for, and the saved value last. Each
+/// carried value keeps its one slot; the cycle costs one slot of the
+/// largest and a copy per member per iteration.
+void copyCarriedCycles(FunctionOpInterface func);
+
 /// For each value an `scf.while` body yields that is not stored in the buffer
 /// the loop carries for it (a new tensor, an outer value), copies it into
 /// that buffer right before the yield, where nothing reads the old value any

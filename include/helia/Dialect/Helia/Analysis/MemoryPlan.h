@@ -119,7 +119,11 @@ struct PlanCarried {
   /// buffer (one slot). `slot-and-copy`: the successor is computed in a
   /// slot of its own (`successorId`) and copied back into the carried slot
   /// before the next iteration (two slots, a copy per iteration).
+  /// `copy-from-iter-arg`: the iter_arg carries the old value of another
+  /// iter_arg of the loop (`copiedFrom`), copied into its one slot every
+  /// iteration before the loop writes over the other's.
   std::string choice;
+  std::optional<unsigned> copiedFrom;
   std::optional<uint64_t> successorId;
   int64_t successorSize = 0;
   std::string reason;
