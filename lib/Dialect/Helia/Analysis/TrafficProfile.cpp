@@ -133,7 +133,7 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
              << "its tensor #" << entry.tensorId << " of '" << func.getName()
              << "' is " << describeEntry(entry) << ", here "
              << describeTensor(tensor) << remeasure;
-    ArrayRef<const BufferInfo *> buffers =
+    SmallVector<const BufferInfo *, 2> buffers =
         analysis.getAliasedBuffers(tensor.value);
     if (buffers.size() != 1)
       continue;
