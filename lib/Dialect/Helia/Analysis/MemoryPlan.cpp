@@ -60,14 +60,13 @@ static std::pair<StringRef, StringRef> getRecordedCarried(Operation *loop,
   return {};
 }
 
-/// The argument of `loop`'s body that operand `index` of the body's yield
-/// becomes: the iter_arg of an `scf.for`; for an `scf.while`, the argument
-/// of the after region the condition forwards the before region's argument
-/// `index` to (null if it forwards none).
-static BlockArgument getYieldedInto(LoopLikeOpInterface loop, unsigned index) {
-  auto whileOp = dyn_cast<scf::WhileOp>(loop.getOperation());
+BlockArgument mlir::helia::getCarriedIterArg(Operation *loop,
+                                             unsigned index) {
+  if (auto forOp = dyn_cast<scf::ForOp>(loop))
+    return forOp.getRegionIterArgs()[index];
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
   if (!whileOp)
-    return loop.getRegionIterArgs()[index];
+    return nullptr;
   BlockArgument before = whileOp.getBeforeArguments()[index];
   for (auto [operand, after] : llvm::zip(whileOp.getConditionOp().getArgs(),
                                          whileOp.getAfterArguments()))
@@ -109,7 +108,7 @@ static void collectCarried(FunctionOpInterface func,
         entry.size = static_cast<int64_t>(*getTensorByteSize(info->value.getType()));
       }
       auto [choice, reason] = getRecordedCarried(loop, index);
-      BlockArgument into = getYieldedInto(loop, index);
+      BlockArgument into = getCarriedIterArg(loop, index);
       auto copy = yielded[index].getDefiningOp<DestinationStyleOpInterface>();
       bool copiedBack = into && copy &&
                         copy->getName().getStringRef() == "linalg.copy" &&
@@ -120,8 +119,8 @@ static void collectCarried(FunctionOpInterface func,
       std::optional<unsigned> copiedFrom;
       for (unsigned other = 0, e = yielded.size(); copiedBack && other < e;
            ++other)
-        if (other != index &&
-            copy.getDpsInputOperand(0)->get() == getYieldedInto(loop, other))
+        if (other != index && copy.getDpsInputOperand(0)->get() ==
+                                  getCarriedIterArg(loop, other))
           copiedFrom = other;
       if (copiedFrom) {
         entry.choice = "copy-from-iter-arg";

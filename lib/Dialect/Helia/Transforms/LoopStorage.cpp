@@ -128,21 +128,6 @@ static std::string describe(Operation *op) {
   return text;
 }
 
-BlockArgument mlir::helia::getCarriedIterArg(Operation *loop,
-                                             unsigned index) {
-  if (auto forOp = dyn_cast<scf::ForOp>(loop))
-    return forOp.getRegionIterArgs()[index];
-  auto whileOp = dyn_cast<scf::WhileOp>(loop);
-  if (!whileOp)
-    return nullptr;
-  BlockArgument before = whileOp.getBeforeArguments()[index];
-  for (auto [operand, after] : llvm::zip(whileOp.getConditionOp().getArgs(),
-                                         whileOp.getAfterArguments()))
-    if (operand == before && after.getType() == before.getType())
-      return after;
-  return nullptr;
-}
-
 /// The loop whose body `yield` ends (an `scf.for`, or the after region of an
 /// `scf.while`), or null.
 static Operation *getLoopOfYield(scf::YieldOp yield) {

@@ -26,13 +26,6 @@ namespace mlir::helia {
 /// region.
 void splitNestedEmptyTensors(FunctionOpInterface func);
 
-/// The block argument of `loop` (an `scf.for`, or the after region of an
-/// `scf.while`) that holds, when its body's `scf.yield` runs, the buffer the
-/// loop carries into operand `index` of that yield: an `scf.for`'s iter_arg,
-/// the after-region argument an `scf.while`'s condition passes that
-/// before-region argument to. Null when there is none.
-BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
-
 /// For each iter_arg of a loop (`scf.for`, `scf.while`'s after region) whose
 /// yielded value is another iter_arg's old value (`yield f(a), a` for
 /// `(a, b)`: a shift register, the previous state beside the new one),

@@ -215,6 +215,13 @@ struct MemoryPlan {
   PlanTraffic getTraffic() const;
 };
 
+/// The block argument of `loop` (an `scf.for`, or the after region of an
+/// `scf.while`) that holds, when its body's `scf.yield` runs, the buffer the
+/// loop carries into operand `index` of that yield: an `scf.for`'s iter_arg,
+/// the after-region argument an `scf.while`'s condition passes that
+/// before-region argument to. Null when there is none.
+BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
+
 } // namespace mlir::helia
 
 #endif // HELIA_DIALECT_HELIA_ANALYSIS_MEMORYPLAN_H
