@@ -306,6 +306,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
+    copyReadOnlyValuesYieldedBesideCarried(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);

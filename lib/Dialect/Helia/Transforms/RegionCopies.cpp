@@ -326,3 +326,149 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
         operand->get()));
   }
 }
+
+/// The values whose buffers `value` may be stored in, as far as the ops of a
+/// loop body show: through views, the inits of destination-style ops, and
+/// every branch of an `scf.if` or `scf.index_switch`. The roots are block
+/// arguments and the results of other ops.
+static void collectStorageRoots(Value value,
+                                llvm::SmallSetVector<Value, 4> &roots) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    auto result = dyn_cast<OpResult>(next);
+    if (!result) {
+      roots.insert(next);
+      continue;
+    }
+    Operation *op = result.getOwner();
+    if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+            tensor::ExpandShapeOp, tensor::CastOp>(op)) {
+      worklist.push_back(op->getOperand(0));
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      worklist.push_back(dps.getTiedOpOperand(result)->get());
+      continue;
+    }
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      for (Region &region : op->getRegions())
+        if (!region.empty())
+          worklist.push_back(region.front().getTerminator()->getOperand(
+              result.getResultNumber()));
+      continue;
+    }
+    roots.insert(next);
+  }
+}
+
+/// True when `value` (a root of collectStorageRoots) is read-only storage in
+/// `func`: an argument of the function (helia's analysis marks them
+/// read-only) or a constant.
+static bool isReadOnlyRoot(Value value, FunctionOpInterface func) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner() == &func.getFunctionBody().front();
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// The iter_arg (an `scf.for` region argument or an argument of either
+/// region of an `scf.while`) that `value` is, or null.
+static BlockArgument getLoopCarriedArg(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !isa<RankedTensorType>(arg.getType()))
+    return nullptr;
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (isa<scf::WhileOp>(parent))
+    return arg;
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+    if (loop.getTiedLoopInit(arg))
+      return arg;
+  return nullptr;
+}
+
+/// True when an op of the loop around `iterArg` writes into its buffer: a
+/// destination-style op takes it (or a view of it, or an op's result stored
+/// in it) as an init, or a nested loop carries it.
+static bool isWrittenInLoop(BlockArgument iterArg) {
+  SmallVector<Value> worklist{iterArg};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    for (OpOperand &use : next.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+        if (dps.isDpsInit(&use))
+          return true;
+      if (isa<tensor::InsertSliceOp, tensor::InsertOp>(user) &&
+          use.getOperandNumber() == 1)
+        return true;
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(user))
+        if (loop.getTiedLoopRegionIterArg(&use))
+          return true;
+      if (isa<scf::WhileOp>(user))
+        return true;
+      if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp, tensor::CastOp>(user))
+        worklist.push_back(user->getResult(0));
+      // A value an scf.while's condition passes on is the after region's.
+      if (auto condition = dyn_cast<scf::ConditionOp>(user))
+        if (use.getOperandNumber() > 0)
+          worklist.push_back(
+              cast<scf::WhileOp>(condition->getParentOp())
+                  .getAfterArguments()[use.getOperandNumber() - 1]);
+    }
+  }
+  return false;
+}
+
+void mlir::helia::copyReadOnlyValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  SmallVector<OpOperand *> readOnly;
+  func.walk([&](Operation *branch) {
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch) ||
+        !branch->getParentOfType<LoopLikeOpInterface>())
+      return;
+    SmallVector<Operation *> yields;
+    for (Region &region : branch->getRegions())
+      if (!region.empty())
+        yields.push_back(region.front().getTerminator());
+    for (OpResult result : branch->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      unsigned index = result.getResultNumber();
+      bool carried = false;
+      SmallVector<OpOperand *> readOnlyHere;
+      for (Operation *yield : yields) {
+        llvm::SmallSetVector<Value, 4> roots;
+        collectStorageRoots(yield->getOperand(index), roots);
+        if (llvm::any_of(roots, [](Value root) {
+              BlockArgument arg = getLoopCarriedArg(root);
+              return arg && isWrittenInLoop(arg);
+            }))
+          carried = true;
+        else if (!roots.empty() && llvm::all_of(roots, [&](Value root) {
+                   return isReadOnlyRoot(root, func);
+                 }))
+          readOnlyHere.push_back(&yield->getOpOperand(index));
+      }
+      if (carried)
+        llvm::append_range(readOnly, readOnlyHere);
+    }
+  });
+  for (OpOperand *operand : readOnly) {
+    OpBuilder builder(operand->getOwner());
+    operand->set(bufferization::AllocTensorOp::create(
+        builder, operand->getOwner()->getParentOp()->getLoc(),
+        cast<RankedTensorType>(operand->get().getType()), ValueRange(),
+        operand->get()));
+  }
+}
