@@ -7,20 +7,23 @@
 // RUN: helia-opt %s -helia-insert-tensor-copies -helia-resolve-residency -helia-assign-bindings -test-print-allocation -o /dev/null | FileCheck %s --check-prefix=SLOTS
 
 // A branch in a loop body that yields the loop's carried value in one
-// branch and a read-only value (a function argument) in the other, while
-// the loop writes into the carried value (reduced from fuzzer seed 331).
-// One-Shot Analysis puts both in the branch result's alias set, so the
-// carried buffer would alias the read-only argument and no write into it
-// (nor a copy back) could be in place: a buffer per iteration. The branch
-// yields a copy of the argument instead, a slot live at the loop's step
-// (copyReadOnlyValuesYieldedBesideCarried, RegionCopies.cpp).
+// branch and a value stored outside the loop (a function argument, a value
+// of the function body read again after the loop) in the other, while the
+// loop writes into the carried value (reduced from fuzzer seeds 331 and
+// 557). One-Shot Analysis puts both in the branch result's alias set, so
+// the carried buffer would alias the outer one and no write into it (nor a
+// copy back) could be in place: a buffer per iteration. The branch yields a
+// copy of the outer value instead, a slot live at the loop's step
+// (copyOuterValuesYieldedBesideCarried, RegionCopies.cpp).
 //
 // - @pick_while: an scf.while whose body picks its state or the argument,
 //   and adds 1 into its state;
 // - @pick_for: the same in an scf.for;
 // - @pick_nested_while: the pick in a branch nested in another, whose other
 //   branch computes a fresh value, and the pick carried on as well (the
-//   old state for one carried value, its increment for the other).
+//   old state for one carried value, its increment for the other);
+// - @pick_outer_while: the pick of a value the function computed before the
+//   loop and reads after it.
 
 // IR-LABEL: func.func @pick_while(
 // IR-NOT: memref.alloc
@@ -35,6 +38,13 @@
 // IR-NOT: memref.alloc
 // IR: return
 // IR-LABEL: func.func @pick_nested_while(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @pick_outer_while(
+// IR-NOT: memref.alloc
+// IR: scf.if
+// IR: } else {
+// IR-NEXT: linalg.copy
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -72,6 +82,23 @@
 // SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 12]
 // SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 12]
 // SLOTS-COUNT-3: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{8|9|10}}, 11]
+// @pick_outer_while: the argument, the constant, the value computed before
+// the loop, the carried value, the copy in the branch (over the argument's
+// bytes, dead by then) and the value computed after the loop.
+// SLOTS-LABEL: function @pick_outer_while
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 8], @scratch_dtcm + [[X:[0-9]+]]
+// SLOTS-NEXT:   tensor #0
+// SLOTS-NEXT: buffer {{[0-9]+}}: constant, 32 bytes
+// SLOTS-NEXT:   tensor #1
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 12]
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT:   tensor #3
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [8, 13]
+// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT:   tensor #6
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [9, 10], @scratch_dtcm + [[X]]
+// SLOTS-NEXT:   tensor #5
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [11, 13]
 // SLOTS-NOT: buffer
 // SLOTS: arena @scratch_dtcm: 192 bytes
 
@@ -82,6 +109,10 @@
 // argument picked: (x, x + 1).
 // CHECK: [1,  2,  3,  4,  5,  6,  7,  8]
 // CHECK: [2,  3,  4,  5,  6,  7,  8,  9]
+// @pick_outer_while: 2 x + 1 (the outer value picked), then 2 x + 2 and
+// 2 x + 3 (the state picked); the outer value 2 x plus 1 after the loop.
+// CHECK: [5,  7,  9,  11,  13,  15,  17,  19]
+// CHECK: [3,  5,  7,  9,  11,  13,  15,  17]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @pick_while(%x: tensor<8xf32>) -> tensor<8xf32> {
@@ -160,6 +191,35 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r#1, %r#2 : tensor<8xf32>, tensor<8xf32>
   }
 
+  func.func @pick_outer_while(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %limit = arith.constant 2.5 : f32
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %e = tensor.empty() : tensor<8xf32>
+    %t = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    %r:2 = scf.while (%k = %c0, %a = %x) : (index, tensor<8xf32>) -> (index, tensor<8xf32>) {
+      %go = arith.cmpi slt, %k, %c3 : index
+      scf.condition(%go) %k, %a : index, tensor<8xf32>
+    } do {
+    ^bb0(%k1: index, %a1: tensor<8xf32>):
+      %first = tensor.extract %a1[%c0] : tensor<8xf32>
+      %p = arith.cmpf ogt, %first, %limit : f32
+      %c = scf.if %p -> (tensor<8xf32>) {
+        scf.yield %a1 : tensor<8xf32>
+      } else {
+        scf.yield %t : tensor<8xf32>
+      }
+      %n = linalg.add ins(%c, %one : tensor<8xf32>, tensor<8xf32>) outs(%a1 : tensor<8xf32>) -> tensor<8xf32>
+      %k2 = arith.addi %k1, %c1 : index
+      scf.yield %k2, %n : index, tensor<8xf32>
+    }
+    %e2 = tensor.empty() : tensor<8xf32>
+    %s = linalg.add ins(%t, %one : tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+    return %r#1, %s : tensor<8xf32>, tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -176,6 +236,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     %n:2 = call @pick_nested_while(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     call @print(%n#0) : (tensor<8xf32>) -> ()
     call @print(%n#1) : (tensor<8xf32>) -> ()
+    %o:2 = call @pick_outer_while(%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%o#0) : (tensor<8xf32>) -> ()
+    call @print(%o#1) : (tensor<8xf32>) -> ()
     return
   }
 }

@@ -306,7 +306,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
-    copyReadOnlyValuesYieldedBesideCarried(func);
+    copyOuterValuesYieldedBesideCarried(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);

@@ -365,14 +365,14 @@ static void collectStorageRoots(Value value,
   }
 }
 
-/// True when `value` (a root of collectStorageRoots) is read-only storage in
-/// `func`: an argument of the function (helia's analysis marks them
-/// read-only) or a constant.
-static bool isReadOnlyRoot(Value value, FunctionOpInterface func) {
+/// True when `value` (a root of collectStorageRoots) is storage defined
+/// outside `loop`: an argument of the function (helia's analysis marks them
+/// read-only), a constant, a value of the body around the loop or an
+/// iter_arg of a loop around it.
+static bool isDefinedOutside(Value value, Operation *loop) {
   if (auto arg = dyn_cast<BlockArgument>(value))
-    return arg.getOwner() == &func.getFunctionBody().front();
-  Operation *def = value.getDefiningOp();
-  return def && def->hasTrait<OpTrait::ConstantLike>();
+    return !loop->isAncestor(arg.getOwner()->getParentOp());
+  return !loop->isProperAncestor(value.getDefiningOp());
 }
 
 /// The iter_arg (an `scf.for` region argument or an argument of either
@@ -427,14 +427,16 @@ static bool isWrittenInLoop(BlockArgument iterArg) {
   return false;
 }
 
-void mlir::helia::copyReadOnlyValuesYieldedBesideCarried(
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
     FunctionOpInterface func) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
-  SmallVector<OpOperand *> readOnly;
+  SmallVector<OpOperand *> outer;
   func.walk([&](Operation *branch) {
-    if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch) ||
-        !branch->getParentOfType<LoopLikeOpInterface>())
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
+      return;
+    Operation *loop = branch->getParentOfType<LoopLikeOpInterface>();
+    if (!loop)
       return;
     SmallVector<Operation *> yields;
     for (Region &region : branch->getRegions())
@@ -446,7 +448,7 @@ void mlir::helia::copyReadOnlyValuesYieldedBesideCarried(
         continue;
       unsigned index = result.getResultNumber();
       bool carried = false;
-      SmallVector<OpOperand *> readOnlyHere;
+      SmallVector<OpOperand *> outerHere;
       for (Operation *yield : yields) {
         llvm::SmallSetVector<Value, 4> roots;
         collectStorageRoots(yield->getOperand(index), roots);
@@ -456,15 +458,15 @@ void mlir::helia::copyReadOnlyValuesYieldedBesideCarried(
             }))
           carried = true;
         else if (!roots.empty() && llvm::all_of(roots, [&](Value root) {
-                   return isReadOnlyRoot(root, func);
+                   return isDefinedOutside(root, loop);
                  }))
-          readOnlyHere.push_back(&yield->getOpOperand(index));
+          outerHere.push_back(&yield->getOpOperand(index));
       }
       if (carried)
-        llvm::append_range(readOnly, readOnlyHere);
+        llvm::append_range(outer, outerHere);
     }
   });
-  for (OpOperand *operand : readOnly) {
+  for (OpOperand *operand : outer) {
     OpBuilder builder(operand->getOwner());
     operand->set(bufferization::AllocTensorOp::create(
         builder, operand->getOwner()->getParentOp()->getLoc(),
