@@ -222,7 +222,7 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
     return;
   for (Operation &top : func.getFunctionBody().front()) {
     SmallVector<Operation *> undefined;
-    SmallVector<bufferization::AllocTensorOp> copies;
+    SmallVector<bufferization::AllocTensorOp> copies, callCopies;
     top.walk([&](Operation *op) {
       if (op == &top || op->getNumResults() != 1)
         return;
@@ -233,16 +233,21 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       if (!isa<tensor::EmptyOp>(op) &&
           (!alloc || alloc.getSizeHint() || alloc.getMemorySpace()))
         return;
-      // A copy made for a call stays one: the lowering hands it to the
-      // callee writable.
       bool isCopy = alloc && alloc.getCopy();
-      if (isCopy &&
-          llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
-        return;
       if (!isOnlyInBranches(op, &top) &&
           isCarriedAcrossIterations(op->getResult(0), &top, state))
         return;
-      if (isCopy)
+      // A copy made for a call (the callee writes into its argument) is
+      // handed to the callee writable: it becomes a copy into a top-level
+      // `alloc_tensor()`, whose slot the lowering hands over writable when
+      // the call is the copy's only user.
+      if (isCopy && alloc->hasOneUse() &&
+          isa<CallOpInterface>(*alloc->getUsers().begin()))
+        callCopies.push_back(alloc);
+      else if (isCopy &&
+               llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
+        return;
+      else if (isCopy)
         copies.push_back(alloc);
       else
         undefined.push_back(op);
@@ -253,6 +258,16 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       OpBuilder builder(alloc);
       alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
           builder, alloc.getLoc(), &top, alloc.getCopy()));
+      alloc.erase();
+    }
+    for (bufferization::AllocTensorOp alloc : callCopies) {
+      OpBuilder atTop(&top);
+      Value slot = bufferization::AllocTensorOp::create(
+          atTop, alloc.getLoc(), alloc.getType(), ValueRange());
+      OpBuilder builder(alloc);
+      alloc.replaceAllUsesWith(
+          linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(), slot)
+              .getResult(0));
       alloc.erase();
     }
   }
