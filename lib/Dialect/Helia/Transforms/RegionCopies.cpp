@@ -24,26 +24,33 @@ bool mlir::helia::isOnlyInBranches(Operation *op, Operation *top) {
   return true;
 }
 
-/// The `alloc_tensor` inside `loop` whose buffer `value` is stored in
-/// (following the ops that store their result in one operand's buffer), if
-/// any: a buffer created in each iteration.
+/// An `alloc_tensor` inside `loop` whose buffer `value` may be stored in
+/// (following the ops that store their result in an operand's buffer, and
+/// every branch of an `scf.if`), if any: a buffer created in each iteration.
 static bufferization::AllocTensorOp
 getAllocationInLoop(Value value, Operation *loop,
                     const bufferization::AnalysisState &state) {
-  while (auto result = dyn_cast<OpResult>(value)) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    auto result = dyn_cast<OpResult>(worklist.pop_back_val());
+    if (!result || !visited.insert(result).second)
+      continue;
     Operation *op = result.getOwner();
     if (!loop->isProperAncestor(op))
-      return nullptr;
+      continue;
     if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
       return alloc;
     if (isa<CallOpInterface>(op) ||
         !state.getOptions().dynCastBufferizableOp(op))
-      return nullptr;
+      continue;
     bufferization::AliasingOpOperandList aliases =
         state.getAliasingOpOperands(result);
-    if (aliases.getNumAliases() != 1)
-      return nullptr;
-    value = aliases.getAliases().front().opOperand->get();
+    // One operand's buffer, or one of the values a branch yields.
+    if (aliases.getNumAliases() != 1 && !isa<scf::IfOp>(op))
+      continue;
+    for (const bufferization::AliasingOpOperand &alias : aliases)
+      worklist.push_back(alias.opOperand->get());
   }
   return nullptr;
 }
