@@ -389,8 +389,9 @@ static void collectStorageRoots(Value value,
 
 /// True when `value` (a root of collectStorageRoots) is storage defined
 /// outside `loop`: an argument of the function (helia's analysis marks them
-/// read-only), a constant, a value of the body around the loop or an
-/// iter_arg of a loop around it.
+/// read-only), a constant, a value of the body around the loop, an iter_arg
+/// of a loop around it, or storage hoisted out of the loop's regions (one
+/// buffer for every iteration).
 static bool isDefinedOutside(Value value, Operation *loop) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return !loop->isAncestor(arg.getOwner()->getParentOp());
@@ -479,7 +480,7 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
               return arg && isWrittenInLoop(arg);
             }))
           carried = true;
-        else if (!roots.empty() && llvm::all_of(roots, [&](Value root) {
+        else if (llvm::any_of(roots, [&](Value root) {
                    return isDefinedOutside(root, loop);
                  }))
           outerHere.push_back(&yield->getOpOperand(index));
