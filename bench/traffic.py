@@ -24,16 +24,17 @@ the plugin attributes to come from the image and the plan:
 usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--weights K]
            [--json | --markdown] [--runs N] [--rules FILE]
            [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
-           [--profile FILE [--replan]]
+           [--profile FILE [--replan [--replan-candidates O,O]]]
 
 Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
 "Measuring traffic"; with --markdown one table of every model, as in
 docs/benchmarks.md). --profile FILE also writes the run's traffic profile
 (measured bytes per buffer, for helia-compile --traffic-profile), adding
 runs with every constant pinned into each of --profile-memories; --replan
-then plans the model again with --objective=traffic and that profile and
-reports the new plan (docs/Placement.md, "Placement by measured
-traffic"). Exits 1 with a message when a step fails.
+then plans the model again with --objective=traffic and that profile,
+measures that plan and the plans of the --replan-candidates objectives, and
+reports the one of fewest weighted cycles (docs/Placement.md, "Placement by
+measured traffic"). Exits 1 with a message when a step fails.
 """
 import argparse
 import json
@@ -557,7 +558,8 @@ def main():
                          "each of these memories (default dtcm,sram; '' for none)")
     ap.add_argument("--replan", action="store_true",
                     help="with --profile: plan again with --objective=traffic and "
-                         "the profile, and measure and report that plan instead")
+                         "the profile, measure that plan and the --replan-candidates', "
+                         "and report the one of fewest weighted cycles instead")
     ap.add_argument("--replan-candidates", default="default,fast-share,hand,traffic",
                     metavar="O,O",
                     help="with --replan, also measure the plans of these objectives and "
