@@ -55,6 +55,8 @@ QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
         "-nographic", "-semihosting-config", "enable=on,target=native",
         "-kernel"]
 COUNTS = ("read_bytes", "write_bytes", "reads", "writes")
+# helia-compile's --objective values (docs/Placement.md, "objective=traffic").
+OBJECTIVES = ("default", "traffic", "exact", "hand", "fast-share")
 
 
 class Failure(Exception):
@@ -579,6 +581,10 @@ def main():
         ap.error("--profile takes one model")
     if args.replan and not args.profile:
         ap.error("--replan needs --profile FILE")
+    for objective in [o for o in args.replan_candidates.split(",") if o]:
+        if objective not in OBJECTIVES:
+            ap.error(f"--replan-candidates: '{objective}' is not an objective of "
+                     f"helia-compile ({', '.join(OBJECTIVES)})")
     results = []
 
     def profile_memories(work, first):
