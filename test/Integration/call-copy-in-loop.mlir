@@ -14,7 +14,11 @@
 // as the copy was (hoistRegionStorage, RegionCopies.cpp).
 //
 // - @call_copy_while: in an scf.while;
-// - @call_copy_for: in an scf.for.
+// - @call_copy_for: in an scf.for;
+// - @call_copy_branch: a call in an scf.if branch to a callee that writes
+//   into its argument (an unplanned @write, which doubles it in place):
+//   the argument is copied into a slot handed over writable, and the
+//   argument itself, read after the branch, keeps its value.
 
 // IR-LABEL: func.func @call_copy_while(
 // IR-NOT: memref.alloc
@@ -28,6 +32,13 @@
 // IR: scf.for
 // IR: linalg.copy
 // IR: call @pass(
+// IR-NOT: memref.alloc
+// IR: return
+// IR-LABEL: func.func @call_copy_branch(
+// IR-NOT: memref.alloc
+// IR: scf.if
+// IR-NEXT: linalg.copy ins(%[[X:.*]] : memref<8xf32>) outs(%[[C:.*]] : memref<8xf32>)
+// IR-NEXT: call @write(%[[C]])
 // IR-NOT: memref.alloc
 // IR: return
 
@@ -50,10 +61,18 @@
 // SLOTS-NEXT:   tensor #{{[0-9]+}}
 // SLOTS-COUNT-3: buffer {{[0-9]+}}: scratch, 32 bytes
 // SLOTS-NOT: buffer
+// @call_copy_branch: the argument, the copy for the call, the copy of its
+// result and the sum after the branch.
+// SLOTS-LABEL: function @call_copy_branch
+// SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes
+// SLOTS-NOT: buffer
 
 // a -> x + 2 a three times from x: 15 x.
 // CHECK: [15,  30,  45,  60,  75,  90,  105,  120]
 // CHECK: [15,  30,  45,  60,  75,  90,  105,  120]
+// @call_copy_branch: 2 x from the callee, 2 x from the argument after it.
+// CHECK: [2,  4,  6,  8,  10,  12,  14,  16]
+// CHECK: [2,  4,  6,  8,  10,  12,  14,  16]
 
 module attributes {helia.platform = "apollo510_evb"} {
   func.func @pass(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -98,6 +117,26 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r : tensor<8xf32>
   }
 
+  func.func @write(%a: tensor<8xf32>) -> tensor<8xf32> attributes {helia.unplanned} {
+    %d = linalg.add ins(%a, %a : tensor<8xf32>, tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+    return %d : tensor<8xf32>
+  }
+  func.func @call_copy_branch(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %first = tensor.extract %x[%c0] : tensor<8xf32>
+    %p = arith.cmpf ogt, %first, %zero : f32
+    %r = scf.if %p -> (tensor<8xf32>) {
+      %n = func.call @write(%x) : (tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %n : tensor<8xf32>
+    } else {
+      scf.yield %x : tensor<8xf32>
+    }
+    %e = tensor.empty() : tensor<8xf32>
+    %s = linalg.add ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    return %r, %s : tensor<8xf32>, tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -110,6 +149,9 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%w) : (tensor<8xf32>) -> ()
     %f = call @call_copy_for(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%f) : (tensor<8xf32>) -> ()
+    %b:2 = call @call_copy_branch(%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    call @print(%b#0) : (tensor<8xf32>) -> ()
+    call @print(%b#1) : (tensor<8xf32>) -> ()
     return
   }
 }
