@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaterializeSlots.h"
+#include "SlotBuilder.h"
 
 using namespace mlir;
 using namespace mlir::helia;
