@@ -12,6 +12,7 @@
 #include "LoopStorage.h"
 #include "RegionCopies.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 

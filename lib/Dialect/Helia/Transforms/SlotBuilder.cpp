@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaterializeSlots.h"
+#include "SlotBuilder.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
