@@ -306,6 +306,13 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
+    {
+      // For the interfaces' answers only (which operand's buffer an op
+      // stores its result in).
+      bufferization::OneShotAnalysisState aliases(module,
+                                                  getBufferizationOptions());
+      copyOuterValuesYieldedBesideCarried(func, aliases);
+    }
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);

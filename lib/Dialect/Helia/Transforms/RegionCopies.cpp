@@ -326,3 +326,102 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
         operand->get()));
   }
 }
+
+/// The values whose buffers `value` may be stored in, followed through the
+/// ops that store a result in an operand's buffer (views, destinations,
+/// branch results): block arguments, the results of ops that create a
+/// buffer (or of calls, whose aliasing the module analysis decides).
+static SmallVector<Value> getStorageRoots(Value value,
+                                          const bufferization::AnalysisState &state) {
+  SmallVector<Value> roots, worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    Operation *op = next.getDefiningOp();
+    if (!op || isa<CallOpInterface>(op) ||
+        !state.getOptions().dynCastBufferizableOp(op)) {
+      roots.push_back(next);
+      continue;
+    }
+    bufferization::AliasingOpOperandList aliases =
+        state.getAliasingOpOperands(next);
+    if (aliases.getNumAliases() == 0)
+      roots.push_back(next);
+    for (const bufferization::AliasingOpOperand &alias : aliases)
+      worklist.push_back(alias.opOperand->get());
+  }
+  return roots;
+}
+
+/// True when `value` is a value `loop` carries from one iteration to the
+/// next: an iter_arg of an `scf.for`, an argument of either region of an
+/// `scf.while`.
+static bool isCarriedBy(Value value, Operation *loop) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner()->getParentOp() != loop)
+    return false;
+  if (auto forOp = dyn_cast<scf::ForOp>(loop))
+    return arg != forOp.getInductionVar();
+  return isa<scf::WhileOp>(loop);
+}
+
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state) {
+  SmallVector<OpOperand *> outer;
+  func.walk([&](scf::YieldOp yield) {
+    Operation *branch = yield->getParentOp();
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
+      return;
+    auto loop = branch->getParentOfType<LoopLikeOpInterface>();
+    if (!loop || !func->isProperAncestor(loop))
+      return;
+    for (OpOperand &operand : yield->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      // A value stored outside the loop: defined before it (or a view of
+      // such a value).
+      bool isOuter = llvm::any_of(
+          getStorageRoots(operand.get(), state), [&](Value root) {
+            return !loop->isAncestor(root.getParentRegion()->getParentOp());
+          });
+      if (!isOuter)
+        continue;
+      // Another branch yields a value stored in a buffer the loop carries.
+      unsigned index = operand.getOperandNumber();
+      bool besideCarried =
+          llvm::any_of(branch->getRegions(), [&](Region &region) {
+            if (region.empty())
+              return false;
+            Operation *other = region.front().getTerminator();
+            if (other == yield.getOperation() ||
+                other->getNumOperands() != yield->getNumOperands())
+              return false;
+            return llvm::any_of(
+                getStorageRoots(other->getOperand(index), state),
+                [&](Value root) {
+                  for (Operation *parent = branch->getParentOp();
+                       parent != func.getOperation();
+                       parent = parent->getParentOp())
+                    if (isa<LoopLikeOpInterface>(parent) &&
+                        isCarriedBy(root, parent))
+                      return true;
+                  return false;
+                });
+          });
+      if (besideCarried)
+        outer.push_back(&operand);
+    }
+  });
+  // As in copyValuesYieldedTwice, the copy is a buffer of the branch for
+  // the analysis; hoistRegionStorage gives it its top-level slot.
+  for (OpOperand *operand : outer) {
+    OpBuilder builder(operand->getOwner());
+    operand->set(bufferization::AllocTensorOp::create(
+        builder, operand->getOwner()->getParentOp()->getLoc(),
+        cast<RankedTensorType>(operand->get().getType()), ValueRange(),
+        operand->get()));
+  }
+}

@@ -65,6 +65,20 @@ void sinkHoistedStorage(FunctionOpInterface func);
 /// iter_arg nor a copy back into it could be in place.
 void copyValuesYieldedTwice(FunctionOpInterface func);
 
+/// A branch (`scf.if`, `scf.index_switch`) in a loop body that yields, for
+/// one result, a value stored outside the loop (defined before it, or a
+/// view of such a value) where another branch yields a value the loop
+/// carries (an iter_arg, or a view of one) yields a copy of the outer value
+/// instead (an `alloc_tensor copy` there, which hoistRegionStorage gives a
+/// top-level slot, live for the loop's step). One-Shot Analysis puts every
+/// value yielded for a result in one alias set, so the iter_arg would alias
+/// the outer buffer (read-only, or read after the loop): neither a write
+/// into the iter_arg nor a copy back into it could be in place, and the
+/// loop would need a buffer per iteration. `state` answers which operand's
+/// buffer an op stores its result in.
+void copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state);
+
 } // namespace mlir::helia
 
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
