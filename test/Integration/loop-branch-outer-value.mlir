@@ -16,7 +16,9 @@
 //
 // - @outer_in_branch: the outer value is read after the loop;
 // - @init_in_branches: the outer value is the loop's init, yielded by two
-//   nested branches.
+//   nested branches;
+// - @fresh_beside_carried: the other branch yields a new value, computed
+//   into a tensor of its own.
 
 // IR-LABEL: func.func @outer_in_branch(
 // IR-NOT: memref.alloc
@@ -30,6 +32,13 @@
 // IR-LABEL: func.func @init_in_branches(
 // IR-NOT: memref.alloc
 // IR: return
+// IR-LABEL: func.func @fresh_beside_carried(
+// IR-NOT: memref.alloc
+// IR: scf.if
+// IR: linalg.copy ins(%{{.*}} : memref<8xf32>) outs(%[[IT:.*]] : memref<8xf32>)
+// IR-NEXT: scf.yield %[[IT]]
+// IR-NOT: memref.alloc
+// IR: return
 
 // The slots (32 bytes each). @outer_in_branch: the arguments, the outer
 // value, the carried value (one slot: its init copy, the iter_arg and the
@@ -37,7 +46,9 @@
 // the last two live at the loop's step only. @init_in_branches: the
 // generic reads the branch's value reversed, which may be the iter_arg, so
 // its successor is computed beside it and copied back; each branch that
-// yields the init yields a copy of it.
+// yields the init yields a copy of it. @fresh_beside_carried: the argument,
+// the carried value (one slot) and the branch's new value, live at the
+// loop's step.
 // SLOTS-LABEL: function @outer_in_branch
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 8]
 // SLOTS-NEXT:   tensor #0
@@ -69,6 +80,15 @@
 // SLOTS-NEXT:   tensor #5
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [10, 11]
 // SLOTS-NEXT:   tensor #6
+// SLOTS-NEXT: function @fresh_beside_carried
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 6]
+// SLOTS-NEXT:   tensor #0
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [5, 9]
+// SLOTS-NEXT:   tensor #1
+// SLOTS-NEXT:   tensor #2
+// SLOTS-NEXT:   tensor #4
+// SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 8]
+// SLOTS-NEXT:   tensor #3
 // SLOTS-NEXT: arena @scratch_dtcm: 160 bytes
 
 // @outer_in_branch, x = [1, ..., 8], y = -x: three iterations of
@@ -78,6 +98,9 @@
 // CHECK: [43,  32,  21,  10,  -1,  -12,  -23,  -34]
 // CHECK: [1,  2,  3,  4,  5,  6,  7,  8]
 // CHECK: [-33,  -30,  -27,  -24,  -21,  -18,  -15,  -12]
+// @fresh_beside_carried: it = rev(it) - 5 while it[0] > 0 (twice), then
+// it kept (twice).
+// CHECK: [-9,  -8,  -7,  -6,  -5,  -4,  -3,  -2]
 
 #id = affine_map<(d0) -> (d0)>
 #rev = affine_map<(d0) -> (-d0 + 7)>
@@ -149,6 +172,40 @@ module attributes {helia.platform = "apollo510_evb"} {
     return %r : tensor<8xf32>
   }
 
+  // Seed 532 reduced: one branch computes a new value into a tensor of its
+  // own, the other yields the iter_arg, and the loop yields the branch's
+  // result. The new value's destination stays in the branch for the
+  // analysis (hoisted before it, it would be a buffer from outside the loop
+  // in the carried value's alias set, and the loop would copy its yield in
+  // every iteration); the branch's result is copied back into the carried
+  // slot, and the destination gets a slot live at the loop's step.
+  func.func @fresh_beside_carried(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<8xf32>
+    %init = linalg.copy ins(%x : tensor<8xf32>) outs(%e0 : tensor<8xf32>) -> tensor<8xf32>
+    %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%it = %init) -> (tensor<8xf32>) {
+      %v = tensor.extract %it[%c0] : tensor<8xf32>
+      %c = arith.cmpf ogt, %v, %zero : f32
+      %b = scf.if %c -> (tensor<8xf32>) {
+        %e = tensor.empty() : tensor<8xf32>
+        %n = linalg.generic {indexing_maps = [#rev, #id], iterator_types = ["parallel"]} ins(%it : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+        ^bb0(%a: f32, %out: f32):
+          %k = arith.constant 5.0 : f32
+          %s = arith.subf %a, %k : f32
+          linalg.yield %s : f32
+        } -> tensor<8xf32>
+        scf.yield %n : tensor<8xf32>
+      } else {
+        scf.yield %it : tensor<8xf32>
+      }
+      scf.yield %b : tensor<8xf32>
+    }
+    return %r : tensor<8xf32>
+  }
+
   func.func private @printMemrefF32(tensor<*xf32>)
   func.func @print(%t: tensor<8xf32>) attributes {helia.unplanned} {
     %u = tensor.cast %t : tensor<8xf32> to tensor<*xf32>
@@ -163,6 +220,8 @@ module attributes {helia.platform = "apollo510_evb"} {
     call @print(%a#1) : (tensor<8xf32>) -> ()
     %b = call @init_in_branches(%x) : (tensor<8xf32>) -> tensor<8xf32>
     call @print(%b) : (tensor<8xf32>) -> ()
+    %f = call @fresh_beside_carried(%x) : (tensor<8xf32>) -> tensor<8xf32>
+    call @print(%f) : (tensor<8xf32>) -> ()
     return
   }
 }

@@ -312,8 +312,9 @@ void HeliaInsertTensorCopies::runOnOperation() {
       bufferization::OneShotAnalysisState aliases(module,
                                                   getBufferizationOptions());
       copyOuterValuesYieldedBesideCarried(func, aliases);
+      splitNestedEmptyTensors(func);
+      allocateEmptyTensorsYieldedBesideCarried(func, aliases);
     }
-    splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);
   }

@@ -30,20 +30,25 @@ bool mlir::helia::isOnlyInBranches(Operation *op, Operation *top) {
 static bufferization::AllocTensorOp
 getAllocationInLoop(Value value, Operation *loop,
                     const bufferization::AnalysisState &state) {
-  while (auto result = dyn_cast<OpResult>(value)) {
+  // A branch's result is stored in the buffer of whichever value the taken
+  // branch yields: any of them may be the iteration's allocation.
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    auto result = dyn_cast<OpResult>(worklist.pop_back_val());
+    if (!result || !visited.insert(result).second)
+      continue;
     Operation *op = result.getOwner();
     if (!loop->isProperAncestor(op))
-      return nullptr;
+      continue;
     if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
       return alloc;
     if (isa<CallOpInterface>(op) ||
         !state.getOptions().dynCastBufferizableOp(op))
-      return nullptr;
-    bufferization::AliasingOpOperandList aliases =
-        state.getAliasingOpOperands(result);
-    if (aliases.getNumAliases() != 1)
-      return nullptr;
-    value = aliases.getAliases().front().opOperand->get();
+      continue;
+    for (const bufferization::AliasingOpOperand &alias :
+         state.getAliasingOpOperands(result))
+      worklist.push_back(alias.opOperand->get());
   }
   return nullptr;
 }
@@ -355,6 +360,30 @@ static SmallVector<Value> getStorageRoots(Value value,
   return roots;
 }
 
+/// True when `value` may be stored in the buffer of `source`: `source` is
+/// among the values followed back from `value` through the ops that store
+/// a result in an operand's buffer.
+static bool isStoredIn(Value value, Value source,
+                       const bufferization::AnalysisState &state) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (next == source)
+      return true;
+    if (!visited.insert(next).second)
+      continue;
+    Operation *op = next.getDefiningOp();
+    if (!op || isa<CallOpInterface>(op) ||
+        !state.getOptions().dynCastBufferizableOp(op))
+      continue;
+    for (const bufferization::AliasingOpOperand &alias :
+         state.getAliasingOpOperands(next))
+      worklist.push_back(alias.opOperand->get());
+  }
+  return false;
+}
+
 /// True when `value` is a value `loop` carries from one iteration to the
 /// next: an iter_arg of an `scf.for`, an argument of either region of an
 /// `scf.while`.
@@ -367,9 +396,14 @@ static bool isCarriedBy(Value value, Operation *loop) {
   return isa<scf::WhileOp>(loop);
 }
 
-void mlir::helia::copyOuterValuesYieldedBesideCarried(
-    FunctionOpInterface func, const bufferization::AnalysisState &state) {
-  SmallVector<OpOperand *> outer;
+/// Calls `fn` with each operand of a branch's yield (`scf.if`,
+/// `scf.index_switch`) in a loop body, the innermost loop around the
+/// branch, and the operand's storage roots, where another branch yields a
+/// value stored in a buffer that a loop around the branch carries (an
+/// iter_arg, or a view of one) for the same result.
+static void forEachYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state,
+    function_ref<void(OpOperand &, Operation *, ArrayRef<Value>)> fn) {
   func.walk([&](scf::YieldOp yield) {
     Operation *branch = yield->getParentOp();
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
@@ -381,15 +415,6 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());
       if (!type || !type.hasStaticShape())
         continue;
-      // A value stored outside the loop: defined before it (or a view of
-      // such a value).
-      bool isOuter = llvm::any_of(
-          getStorageRoots(operand.get(), state), [&](Value root) {
-            return !loop->isAncestor(root.getParentRegion()->getParentOp());
-          });
-      if (!isOuter)
-        continue;
-      // Another branch yields a value stored in a buffer the loop carries.
       unsigned index = operand.getOperandNumber();
       bool besideCarried =
           llvm::any_of(branch->getRegions(), [&](Region &region) {
@@ -412,9 +437,24 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
                 });
           });
       if (besideCarried)
-        outer.push_back(&operand);
+        fn(operand, loop, getStorageRoots(operand.get(), state));
     }
   });
+}
+
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state) {
+  SmallVector<OpOperand *> outer;
+  forEachYieldedBesideCarried(
+      func, state, [&](OpOperand &operand, Operation *loop,
+                       ArrayRef<Value> roots) {
+        // A value stored outside the loop: defined before it (or a view of
+        // such a value).
+        if (llvm::any_of(roots, [&](Value root) {
+              return !loop->isAncestor(root.getParentRegion()->getParentOp());
+            }))
+          outer.push_back(&operand);
+      });
   // As in copyValuesYieldedTwice, the copy is a buffer of the branch for
   // the analysis; hoistRegionStorage gives it its top-level slot.
   for (OpOperand *operand : outer) {
@@ -423,5 +463,40 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
         builder, operand->getOwner()->getParentOp()->getLoc(),
         cast<RankedTensorType>(operand->get().getType()), ValueRange(),
         operand->get()));
+  }
+}
+
+void mlir::helia::allocateEmptyTensorsYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state) {
+  llvm::SetVector<Operation *> empties;
+  forEachYieldedBesideCarried(
+      func, state,
+      [&](OpOperand &operand, Operation *loop, ArrayRef<Value> roots) {
+        // Only a value the loop yields to its next iteration is checked
+        // against the buffers outside it (a value only read in the
+        // iteration is not).
+        Value result = operand.getOwner()->getParentOp()->getResult(
+            operand.getOperandNumber());
+        bool yielded = false;
+        for (Region &region : loop->getRegions())
+          for (Block &block : region)
+            if (block.mightHaveTerminator())
+              for (Value value : block.getTerminator()->getOperands())
+                yielded |= isa<TensorType>(value.getType()) &&
+                           isStoredIn(value, result, state);
+        if (!yielded)
+          return;
+        for (Value root : roots)
+          if (auto empty = root.getDefiningOp<tensor::EmptyOp>())
+            if (loop->isProperAncestor(empty) && empty->getNumOperands() == 0)
+              empties.insert(empty);
+      });
+  for (Operation *empty : empties) {
+    OpBuilder builder(empty);
+    Value alloc = bufferization::AllocTensorOp::create(
+        builder, empty->getLoc(),
+        cast<RankedTensorType>(empty->getResult(0).getType()), ValueRange());
+    empty->getResult(0).replaceAllUsesWith(alloc);
+    empty->erase();
   }
 }

@@ -79,6 +79,18 @@ void copyValuesYieldedTwice(FunctionOpInterface func);
 void copyOuterValuesYieldedBesideCarried(
     FunctionOpInterface func, const bufferization::AnalysisState &state);
 
+/// Each `tensor.empty` inside a loop body whose buffer a branch there
+/// yields for a result where another branch yields a value the loop
+/// carries becomes an `alloc_tensor`, which stays in the loop for the
+/// analysis. Hoisted before it (hoistNestedStorage), the empty tensor would
+/// be a buffer from outside the loop in the carried value's alias set, and
+/// the loop would copy what it yields in every iteration; in the loop, the
+/// value is copied back into the carried buffer where the loop yields it
+/// (copyYieldsIntoIterArgs) and the allocation gets its top-level slot
+/// (hoistRegionStorage).
+void allocateEmptyTensorsYieldedBesideCarried(
+    FunctionOpInterface func, const bufferization::AnalysisState &state);
+
 } // namespace mlir::helia
 
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
