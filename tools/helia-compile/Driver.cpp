@@ -12,8 +12,10 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Target/TFLite/ImportTFLite.h"
 
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -127,6 +130,31 @@ LogicalResult Driver::checkPrefix(ModuleOp module) {
   return success();
 }
 
+LogicalResult Driver::setIndexBitwidth(ModuleOp module) {
+  // 32 bits on a 32-bit core: a 64-bit loop counter or bound is a register
+  // pair, and the registers the allocator cannot keep go to the stack
+  // (docs/Firmware.md, "Index width").
+  ObjectTarget target;
+  unsigned bits = flags.indexBitwidth;
+  if (bits == 0)
+    bits = llvm::Triple(target.triple).isArch64Bit() ? 64 : 32;
+  auto indexType = IndexType::get(&ctx);
+  if (module->hasAttr(DLTIDialect::kDataLayoutAttrName)) {
+    uint64_t own = DataLayout(module).getTypeSizeInBits(indexType);
+    if (flags.indexBitwidth == 0 || own == bits)
+      return success();
+    return emitError(module.getLoc())
+           << "the module's data layout (" << DLTIDialect::kDataLayoutAttrName
+           << ") gives `index` " << own << " bits, --index-bitwidth "
+           << bits << "; drop one of them";
+  }
+  auto entry = DataLayoutEntryAttr::get(
+      indexType, IntegerAttr::get(IntegerType::get(&ctx, 32), bits));
+  module->setAttr(DLTIDialect::kDataLayoutAttrName,
+                  DataLayoutSpecAttr::get(&ctx, {entry}));
+  return success();
+}
+
 LogicalResult Driver::writeModule(ModuleOp module, StringRef suffix) {
   std::string path = outputPath(suffix);
   std::string error;
@@ -166,7 +194,8 @@ LogicalResult Driver::lower(ModuleOp module) {
 
 int Driver::run() {
   OwningOpRef<ModuleOp> module = import();
-  if (!module || failed(checkPrefix(*module)))
+  if (!module || failed(checkPrefix(*module)) ||
+      failed(setIndexBitwidth(*module)))
     return 1;
 
   // The test data is checked against the entry point (the first planned
