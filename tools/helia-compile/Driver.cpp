@@ -139,6 +139,7 @@ LogicalResult Driver::setIndexBitwidth(ModuleOp module) {
   if (bits == 0)
     bits = llvm::Triple(target.triple).isArch64Bit() ? 64 : 32;
   auto indexType = IndexType::get(&ctx);
+  ctx.getOrLoadDialect<DLTIDialect>();
   if (module->hasAttr(DLTIDialect::kDataLayoutAttrName)) {
     uint64_t own = DataLayout(module).getTypeSizeInBits(indexType);
     if (flags.indexBitwidth == 0 || own == bits)
