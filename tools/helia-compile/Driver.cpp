@@ -27,7 +27,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -131,18 +130,16 @@ LogicalResult Driver::checkPrefix(ModuleOp module) {
 }
 
 LogicalResult Driver::setIndexBitwidth(ModuleOp module) {
-  // 32 bits on a 32-bit core: a 64-bit loop counter or bound is a register
-  // pair, and the registers the allocator cannot keep go to the stack
-  // (docs/Firmware.md, "Index width").
-  ObjectTarget target;
+  // 64 bits unless asked: 32 bits makes some networks faster on the
+  // Cortex-M and others much slower (docs/Firmware.md, "Index width").
   unsigned bits = flags.indexBitwidth;
   if (bits == 0)
-    bits = llvm::Triple(target.triple).isArch64Bit() ? 64 : 32;
+    return success();
   auto indexType = IndexType::get(&ctx);
   ctx.getOrLoadDialect<DLTIDialect>();
   if (module->hasAttr(DLTIDialect::kDataLayoutAttrName)) {
     uint64_t own = DataLayout(module).getTypeSizeInBits(indexType);
-    if (flags.indexBitwidth == 0 || own == bits)
+    if (own == bits)
       return success();
     return emitError(module.getLoc())
            << "the module's data layout (" << DLTIDialect::kDataLayoutAttrName

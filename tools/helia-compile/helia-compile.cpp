@@ -90,9 +90,9 @@ static cl::opt<PadInPlaceMode> padInPlace(
 static cl::opt<unsigned> indexBitwidth(
     "index-bitwidth", cl::value_desc("32|64"), cl::init(0),
     cl::desc("Bit width of `index` (loop counters, sizes, offsets) in the "
-             "generated code (default: the target's pointer width, 32 on "
-             "thumbv8.1m; 64 is the width of the host's lowering). A .mlir "
-             "module's own dlti.dl_spec is kept"),
+             "generated code (default: a .mlir module's own dlti.dl_spec, "
+             "else 64; 32 is faster on some networks and slower on others, "
+             "docs/Firmware.md)"),
     cl::cat(toolCategory));
 
 static cl::opt<std::string> testData(
