@@ -9,6 +9,8 @@
 #include "Driver.h"
 #include "ObjectFile.h"
 
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Target/TFLite/ImportTFLite.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
