@@ -65,6 +65,9 @@ struct FirmwareLayout {
   bool hydratesItself = false;
   /// Bit width of the byte count of `<prefix>_copy`.
   unsigned copyLengthBits = 64;
+  /// Bit width of `index`: the offset, sizes and strides of the memref
+  /// descriptors in the header.
+  unsigned indexBits = 64;
   /// Every arena by region id: the globals (in `arenas` order), then the
   /// arenas the caller supplies.
   std::vector<FirmwareRegion> regions;
