@@ -3,7 +3,11 @@
 # incremental.
 
 BUILD_DIR ?= build
-LLVM_PREFIX ?= /usr/lib/llvm-22
+# Where LLVM/MLIR 22 is installed: the environment's or the command line's
+# LLVM_PREFIX, else the default of scripts/llvm-prefix.sh. Exported, so that
+# the scripts make runs use the same one.
+LLVM_PREFIX ?= $(shell . scripts/llvm-prefix.sh && echo "$$LLVM_PREFIX")
+export LLVM_PREFIX
 JOBS ?= 2
 LIT ?= $(LLVM_PREFIX)/bin/lit
 HELIA_OPT := $(BUILD_DIR)/bin/helia-opt

@@ -23,7 +23,11 @@ import sys
 import tempfile
 import time
 
-LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "scripts"))
+import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
+
+LLVM = llvm_prefix.PREFIX
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
         "tosa-to-tensor)")
 QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",

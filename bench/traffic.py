@@ -24,16 +24,17 @@ the plugin attributes to come from the image and the plan:
 usage: bench/traffic.py MODEL... [--build build] [--prefix model] [--slots] [--weights K]
            [--json | --markdown] [--runs N] [--rules FILE]
            [--memory-limit M=B]... [--compile-option OPT]... [--keep DIR]
-           [--profile FILE [--replan]]
+           [--profile FILE [--replan [--replan-candidates O,O]]]
 
 Prints the tables (or, with --json, the same as JSON: docs/Placement.md,
 "Measuring traffic"; with --markdown one table of every model, as in
 docs/benchmarks.md). --profile FILE also writes the run's traffic profile
 (measured bytes per buffer, for helia-compile --traffic-profile), adding
 runs with every constant pinned into each of --profile-memories; --replan
-then plans the model again with --objective=traffic and that profile and
-reports the new plan (docs/Placement.md, "Placement by measured
-traffic"). Exits 1 with a message when a step fails.
+then plans the model again with --objective=traffic and that profile,
+measures that plan and the plans of the --replan-candidates objectives, and
+reports the one of fewest weighted cycles (docs/Placement.md, "Placement by
+measured traffic"). Exits 1 with a message when a step fails.
 """
 import argparse
 import json
@@ -54,6 +55,8 @@ QEMU = ["qemu-system-arm", "-M", "mps3-an547", "-cpu", "cortex-m55",
         "-nographic", "-semihosting-config", "enable=on,target=native",
         "-kernel"]
 COUNTS = ("read_bytes", "write_bytes", "reads", "writes")
+# helia-compile's --objective values (docs/Placement.md, "objective=traffic").
+OBJECTIVES = ("default", "traffic", "exact", "hand", "fast-share")
 
 
 class Failure(Exception):
@@ -344,9 +347,11 @@ def measure(args, work):
                 entry["slots"].append(slot)
         arenas.append(entry)
     memories = []
+    costs = {m["name"]: m for m in plan["memories"]}
     for mem in measured["memories"]:
         entry = {"name": mem["name"], "address": mem["begin"], "size": mem["end"] - mem["begin"]}
         entry.update({k: mem[k] for k in COUNTS})
+        entry["cycles"] = weighted_cycles(costs.get(mem["name"]), mem)
         entry["outside_arenas"] = mem["outside_arenas"]
         memories.append(entry)
     other = [dict({"name": o["name"], "memory": o["memory"], "address": o["begin"],
@@ -359,6 +364,7 @@ def measure(args, work):
         "runs": args.runs,
         "checksum": int(m.group(2)),
         "total": measured["total"],
+        "cycles": sum(m["cycles"] for m in memories),
         "unmapped": measured["unmapped"],
         "memories": memories,
         "arenas": arenas,
@@ -372,6 +378,17 @@ def measure(args, work):
         for a in arenas:
             a["slots"] = []
     return result
+
+
+def weighted_cycles(memory, counts):
+    """The cycles of a memory's measured bytes at the plan's access costs
+    (docs/Placement.md, "Access costs"): whole accesses of access_bytes
+    bytes each way, read_cycles and write_cycles each. A memory the plan
+    does not list (none on mps3_an547) costs one cycle per 4-byte access."""
+    read, write, width = ((memory["read_cycles"], memory["write_cycles"],
+                           memory["access_bytes"]) if memory else (1, 1, 4))
+    return (-(-counts["read_bytes"] // width) * read +
+            -(-counts["write_bytes"] // width) * write)
 
 
 def pad_in_place_choice(work, prefix):
@@ -498,6 +515,11 @@ def print_report(result, slots):
           f"{result['total']['write_bytes']} written, {result['total']['reads']} reads, "
           f"{result['total']['writes']} writes; outside every memory: "
           f"{u['read_bytes']} read, {u['write_bytes']} written")
+    print(f"Weighted: {result['cycles']} cycles at the plan's access costs")
+    if "replan" in result:
+        print("Re-plan: " + ", ".join(f"{c['name']} {c['cycles']}"
+                                      for c in result["replan"]["candidates"]) +
+              f" cycles; kept {result['replan']['chosen']}")
 
 
 def print_markdown(results):
@@ -538,7 +560,13 @@ def main():
                          "each of these memories (default dtcm,sram; '' for none)")
     ap.add_argument("--replan", action="store_true",
                     help="with --profile: plan again with --objective=traffic and "
-                         "the profile, and measure and report that plan instead")
+                         "the profile, measure that plan and the --replan-candidates', "
+                         "and report the one of fewest weighted cycles instead")
+    ap.add_argument("--replan-candidates", default="default,fast-share,hand,traffic",
+                    metavar="O,O",
+                    help="with --replan, also measure the plans of these objectives and "
+                         "report the one of fewest weighted cycles (default: "
+                         "default,fast-share,hand,traffic; empty: the profiled plan alone)")
     ap.add_argument("--keep", help="keep the image and the plugin's files in this directory")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--clang", default="clang-22")
@@ -553,6 +581,10 @@ def main():
         ap.error("--profile takes one model")
     if args.replan and not args.profile:
         ap.error("--replan needs --profile FILE")
+    for objective in [o for o in args.replan_candidates.split(",") if o]:
+        if objective not in OBJECTIVES:
+            ap.error(f"--replan-candidates: '{objective}' is not an objective of "
+                     f"helia-compile ({', '.join(OBJECTIVES)})")
     results = []
 
     def profile_memories(work, first):
@@ -593,7 +625,7 @@ def main():
             result = measure(args, work)
             return profile_memories(work, result) if args.profile else result
         # Measure, write the profile, then plan by it and measure that plan.
-        profile_memories(work, measure(args, work))
+        first = profile_memories(work, measure(args, work))
         choice = json.load(open(args.profile))["compile"]["pad_in_place"]
         replan = argparse.Namespace(**vars(args))
         replan.profile = None
@@ -603,6 +635,40 @@ def main():
             f"--pad-in-place={choice}"]
         result = measure(replan, work)
         result["profile"] = args.profile
+        objectives = [o[len("--objective="):] for o in args.compile_option
+                      if o.startswith("--objective=")]
+        known = {(objectives[-1] if objectives else "default"): first}
+        return choose_measured(args, work, result, known)
+
+    def choose_measured(args, work, profiled, known):
+        """The profile prices each buffer by its own accesses, but part of
+        the traffic belongs to the code of the whole plan (the register
+        spills of the stack move with every placement, docs/Placement.md):
+        measure the plans of the --replan-candidates objectives too and keep
+        the lowest weighted cycles, the profiled plan on a tie. Every plan
+        must print the profiled plan's checksum. `known`: runs already
+        made, by objective (the run the profile was written from)."""
+        runs = [("profiled", profiled)]
+        for objective in [o for o in args.replan_candidates.split(",") if o]:
+            if objective in known:
+                runs.append((objective, known[objective]))
+                continue
+            run_args = argparse.Namespace(**vars(args))
+            run_args.profile = None
+            run_args.compile_option = [o for o in args.compile_option
+                                       if not o.startswith(("--objective=", "--traffic-profile="))]
+            run_args.compile_option.append(f"--objective={objective}")
+            where = os.path.join(work, f"candidate-{objective}")
+            os.makedirs(where, exist_ok=True)
+            runs.append((objective, measure(run_args, where)))
+        for name, r in runs[1:]:
+            if r["checksum"] != profiled["checksum"]:
+                raise Failure(f"the plan of --objective={name} prints checksum "
+                              f"0x{r['checksum']:08x}, the profiled plan 0x{profiled['checksum']:08x}")
+        chosen, result = min(runs, key=lambda nr: nr[1]["cycles"])
+        result = dict(result, profile=args.profile)
+        result["replan"] = {"chosen": chosen,
+                            "candidates": [{"name": n, "cycles": r["cycles"]} for n, r in runs]}
         return result
 
     try:

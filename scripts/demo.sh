@@ -6,7 +6,8 @@ set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 opt="$build/bin/helia-opt"
-llvm=${LLVM_PREFIX:-/usr/lib/llvm-22}
+. "$root/scripts/llvm-prefix.sh"
+llvm=$LLVM_PREFIX
 out="$build/demo"
 mkdir -p "$out"
 

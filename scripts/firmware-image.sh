@@ -29,8 +29,9 @@ model=$1 plan_dir=$2 board=$3 out=$4
 shift 4
 opt=("$@")
 [ ${#opt[@]} -eq 0 ] && opt=(-O2)
-llvm=${LLVM_PREFIX:-/usr/lib/llvm-22}
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/llvm-prefix.sh"
+llvm=$LLVM_PREFIX
 clang=${CLANG:-clang-22}
 lld=${LLD:-ld.lld-22}
 work="$out.d"

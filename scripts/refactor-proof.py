@@ -51,6 +51,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
+
 TIMEOUT = 900  # seconds per command
 RERUNS = 8  # runs of the old binary that tell a difference from noise
 
@@ -104,8 +107,8 @@ class LocalConfig:
         self.available_features = set()
         self.helia_src_root = root
         self.bench_dir = bench
-        self.llvm_lib_dir = "/usr/lib/llvm-22/lib"
-        self.llvm_tools_dir = "/usr/lib/llvm-22/bin"
+        self.llvm_lib_dir = llvm_prefix.LIB_DIR
+        self.llvm_tools_dir = llvm_prefix.BIN_DIR
 
     def __getattr__(self, name):
         return ""

@@ -46,10 +46,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import recurrent  # noqa: E402  (bench/frontend/recurrent.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FRONTEND = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench", "frontend"))
-LLVM = "/usr/lib/llvm-22"
+LLVM = llvm_prefix.PREFIX
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
         "tosa-to-tensor)")
 TO_LLVM = ["--convert-linalg-to-loops", "--lower-affine", "--convert-scf-to-cf",

@@ -52,10 +52,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 BENCH = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench"))
-LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+LLVM = llvm_prefix.PREFIX
 SYSTEM_PYTHON = "/usr/bin/python3"
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, "
         "tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)")

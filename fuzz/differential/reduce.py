@@ -316,9 +316,8 @@ def main():
     p.add_argument("--options", default="")
     p.add_argument("-o", "--output", default="-")
     p.add_argument("--helia-opt", default="build/bin/helia-opt")
-    p.add_argument("--mlir-runner", default="/usr/lib/llvm-22/bin/mlir-runner")
-    p.add_argument("--shared-libs", default="/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
-                   "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so")
+    p.add_argument("--mlir-runner", default=run.llvm_prefix.tool("mlir-runner"))
+    p.add_argument("--shared-libs", default=",".join(run.llvm_prefix.runner_libs()))
     p.add_argument("--no-stale-results", action="store_true",
                    help="with --seed: the module of gen.py --no-stale-results, "
                    "and keep the harness free of reads of stale results")

@@ -46,6 +46,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
 
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
         "tosa-to-tensor)")
@@ -257,9 +260,8 @@ def main():
                    help="directory for the modules of failing seeds")
     p.add_argument("--helia-opt", default=shutil.which("helia-opt") or "build/bin/helia-opt")
     p.add_argument("--mlir-runner", default=shutil.which("mlir-runner") or
-                   "/usr/lib/llvm-22/bin/mlir-runner")
-    p.add_argument("--shared-libs", default="/usr/lib/llvm-22/lib/libmlir_runner_utils.so,"
-                   "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so")
+                   llvm_prefix.tool("mlir-runner"))
+    p.add_argument("--shared-libs", default=",".join(llvm_prefix.runner_libs()))
     p.add_argument("--no-stale-results", action="store_true",
                    help="harnesses copy every result before the next call "
                    "and use the copy after it (gen.py --no-stale-results)")

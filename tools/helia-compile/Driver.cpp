@@ -9,11 +9,15 @@
 #include "Driver.h"
 #include "ObjectFile.h"
 
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Target/TFLite/ImportTFLite.h"
 
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -127,6 +131,30 @@ LogicalResult Driver::checkPrefix(ModuleOp module) {
   return success();
 }
 
+LogicalResult Driver::setIndexBitwidth(ModuleOp module) {
+  // 64 bits unless asked: 32 bits makes some networks faster on the
+  // Cortex-M and others much slower (docs/Firmware.md, "Index width").
+  unsigned bits = flags.indexBitwidth;
+  if (bits == 0)
+    return success();
+  auto indexType = IndexType::get(&ctx);
+  ctx.getOrLoadDialect<DLTIDialect>();
+  if (module->hasAttr(DLTIDialect::kDataLayoutAttrName)) {
+    uint64_t own = DataLayout(module).getTypeSizeInBits(indexType);
+    if (own == bits)
+      return success();
+    return emitError(module.getLoc())
+           << "the module's data layout (" << DLTIDialect::kDataLayoutAttrName
+           << ") gives `index` " << own << " bits, --index-bitwidth "
+           << bits << "; drop one of them";
+  }
+  auto entry = DataLayoutEntryAttr::get(
+      indexType, IntegerAttr::get(IntegerType::get(&ctx, 32), bits));
+  module->setAttr(DLTIDialect::kDataLayoutAttrName,
+                  DataLayoutSpecAttr::get(&ctx, {entry}));
+  return success();
+}
+
 LogicalResult Driver::writeModule(ModuleOp module, StringRef suffix) {
   std::string path = outputPath(suffix);
   std::string error;
@@ -166,7 +194,8 @@ LogicalResult Driver::lower(ModuleOp module) {
 
 int Driver::run() {
   OwningOpRef<ModuleOp> module = import();
-  if (!module || failed(checkPrefix(*module)))
+  if (!module || failed(checkPrefix(*module)) ||
+      failed(setIndexBitwidth(*module)))
     return 1;
 
   // The test data is checked against the entry point (the first planned

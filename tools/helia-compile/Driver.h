@@ -37,6 +37,9 @@ struct DriverOptions {
   /// A .tflite model's variable tensors become persistent state
   /// (tflite::ImportOptions::persistentVariables).
   bool persistentVariables = false;
+  /// Bit width of `index` in the lowered code (a `dlti.dl_spec` on the
+  /// module before planning); 0: the module's own data layout, else 64.
+  unsigned indexBitwidth = 0;
   /// --test-data and its companions; inactive when dataPath is empty.
   TestOptions test;
 };
@@ -93,6 +96,10 @@ public:
 private:
   mlir::OwningOpRef<mlir::ModuleOp> import();
   mlir::LogicalResult checkPrefix(mlir::ModuleOp module);
+  /// With --index-bitwidth, puts a `dlti.dl_spec` with that index bit
+  /// width on the module (before planning, so that the plan sizes `index`
+  /// tensors as the code will); a module's own spec must agree.
+  mlir::LogicalResult setIndexBitwidth(mlir::ModuleOp module);
   mlir::LogicalResult writeModule(mlir::ModuleOp module,
                                   llvm::StringRef suffix);
   mlir::FailureOr<Candidate> plan(mlir::ModuleOp module);

@@ -13,7 +13,7 @@
 #include "Driver.h"
 #include "GoldenTest.h"
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"

@@ -87,6 +87,14 @@ static cl::opt<PadInPlaceMode> padInPlace(
                clEnumValN(PadInPlaceMode::Never, "never", "never run it")),
     cl::cat(toolCategory));
 
+static cl::opt<unsigned> indexBitwidth(
+    "index-bitwidth", cl::value_desc("32|64"), cl::init(0),
+    cl::desc("Bit width of `index` (loop counters, sizes, offsets) in the "
+             "generated code (default: a .mlir module's own dlti.dl_spec, "
+             "else 64; 32 is faster on some networks and slower on others, "
+             "docs/Firmware.md)"),
+    cl::cat(toolCategory));
+
 static cl::opt<std::string> testData(
     "test-data", cl::value_desc("golden.npz"),
     cl::desc("Run every sample of the .npz (input_<i>, output_<j>, each with "
@@ -160,6 +168,11 @@ int main(int argc, char **argv) {
                  << "--test-data=<golden.npz> (the samples to run)\n";
     return 1;
   }
+  if (indexBitwidth != 0 && indexBitwidth != 32 && indexBitwidth != 64) {
+    llvm::errs() << "helia-compile: for the --index-bitwidth option: '"
+                 << indexBitwidth << "' is not 32 or 64\n";
+    return 1;
+  }
   if (!(testFloatTolerance >= 0)) {
     llvm::errs() << "helia-compile: for the --test-float-tolerance option: '"
                  << testFloatTolerance << "' is not a non-negative number\n";
@@ -174,6 +187,7 @@ int main(int argc, char **argv) {
   flags.saveTemps = saveTemps;
   flags.padInPlace = padInPlace;
   flags.persistentVariables = persistentVariables;
+  flags.indexBitwidth = indexBitwidth;
   flags.test.dataPath = testData;
   flags.test.outputPath = testOutput;
   flags.test.tolerance = testTolerance;

@@ -12,6 +12,7 @@
 #include "Quantization.h"
 #include "TFLiteSchema_generated.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -84,9 +85,34 @@ public:
   }
 
 private:
+  /// The checks of the flatbuffer before anything is read from it: the
+  /// FlatBuffers verifier and one subgraph (verifyFlatbuffer), every
+  /// tensor's buffer and the subgraph's inputs and outputs (verifyTensors),
+  /// every operator's code and tensor indices (verifyOperators).
   LogicalResult verifyModel();
+  LogicalResult verifyFlatbuffer();
+  LogicalResult verifyTensors();
+  LogicalResult verifyOperators();
   LogicalResult convertOperators();
   FailureOr<Value> materializeConstant(int32_t index);
+
+  /// The variable tensors operators read that are not subgraph inputs, in
+  /// tensor order (with persistent variables; none otherwise).
+  SmallVector<int32_t> collectVariables(ArrayRef<int32_t> inputs) const;
+  /// The imported function's type: the inputs then the variables as
+  /// arguments, the outputs then the variables as results.
+  FailureOr<FunctionType> getFunctionType(ArrayRef<int32_t> inputs,
+                                          ArrayRef<int32_t> outputs,
+                                          ArrayRef<int32_t> variables);
+  /// Makes the entry block's arguments the values of the inputs and the
+  /// variables, with their names.
+  LogicalResult bindArguments(func::FuncOp func, ArrayRef<int32_t> inputs,
+                              ArrayRef<int32_t> variables);
+  /// Returns the outputs, then every variable's state copied into its
+  /// argument.
+  LogicalResult buildReturn(func::FuncOp func, ArrayRef<int32_t> inputs,
+                            ArrayRef<int32_t> outputs,
+                            ArrayRef<int32_t> variables);
 
   MLIRContext *context;
   std::string fileName;

@@ -1,5 +1,6 @@
 //===- MemoryPlan.cpp - the memory plan of a bound module -----------------===//
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -1,5 +1,6 @@
 //===- ModuleSchedule.cpp - one timeline for all functions ----------------===//
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"

@@ -1,5 +1,6 @@
 //===- PlanLiveness.cpp - storage and lifetimes of a bound function -------===//
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/PlanLiveness.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"

@@ -1,6 +1,7 @@
 //===- PlanReplay.cpp - replay a bound module, byte range by byte range ---===//
 
 #include "helia/Dialect/Helia/Analysis/PlanReplay.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/PlanLiveness.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 

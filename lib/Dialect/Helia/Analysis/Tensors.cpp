@@ -1,6 +1,7 @@
 //===- Tensors.cpp - which values are planned tensors ---------------------===//
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -16,69 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::helia;
-
-bool mlir::helia::isPlannedFunction(FunctionOpInterface func) {
-  return !func.isExternal() &&
-         !func->hasAttr(HeliaDialect::UnplannedAttrHelper::getNameStr());
-}
-
-bool mlir::helia::isBoundFunction(FunctionOpInterface func) {
-  if (func.isExternal())
-    return false;
-  StringRef name = HeliaDialect::BindingAttrHelper::getNameStr();
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (func.getArgAttr(i, name))
-      return true;
-  return func
-      ->walk([&](Operation *op) {
-        return op->hasAttr(name) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-std::string mlir::helia::getFirmwarePrefix(ModuleOp module, StringRef option) {
-  if (!option.empty())
-    return option.str();
-  for (auto func : module.getOps<FunctionOpInterface>())
-    if (isBoundFunction(func))
-      return func.getName().str();
-  return "helia";
-}
-
-std::string mlir::helia::getHydrateFunctionName(StringRef prefix) {
-  return (prefix + "_hydrate_constants").str();
-}
-
-std::string mlir::helia::getAllocFunctionName(StringRef prefix) {
-  return (prefix + "_alloc_arenas").str();
-}
-
-Value mlir::helia::getSameLayoutStorage(Value value) {
-  // A loop's iter_arg is its init's buffer: helia plans loops whose yields
-  // are stored there too.
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast_or_null<LoopLikeOpInterface>(
-        arg.getOwner()->getParentOp());
-    OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
-    return init ? init->get() : Value();
-  }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return {};
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-          tensor::ReshapeOp>(def))
-    return def->getOperand(0);
-  auto dps = dyn_cast<DestinationStyleOpInterface>(def);
-  OpOperand *init = dps ? dps.getTiedOpOperand(cast<OpResult>(value)) : nullptr;
-  return init ? init->get() : Value();
-}
-
-StringRef mlir::helia::getCalleeName(CallOpInterface call) {
-  auto callee = dyn_cast_if_present<SymbolRefAttr>(
-      call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-  return callee ? callee.getLeafReference().getValue() : StringRef();
-}
 
 std::string mlir::helia::getTensorDisplayName(StringRef name, uint64_t id) {
   return name.empty() ? "#" + std::to_string(id) : name.str();
@@ -183,36 +121,6 @@ BindingAttr mlir::helia::getBinding(Value value) {
   return getTensorAttr<BindingAttr>(value, HeliaDialect::BindingAttrHelper::getNameStr());
 }
 
-/// True for an outermost caller: a function that calls a function defined
-/// in the module and that nothing in the module calls, the shape of a test
-/// harness or an entry point around the model.
-static bool looksLikeHostCode(FunctionOpInterface func) {
-  Operation *scope = func->getParentOp();
-  if (!scope)
-    return false;
-  bool callsModule = false;
-  func.walk([&](CallOpInterface call) {
-    auto symbol = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
-    auto callee = dyn_cast_if_present<FunctionOpInterface>(
-        symbol ? SymbolTable::lookupNearestSymbolFrom(func, symbol) : nullptr);
-    if (callee && !callee.isExternal())
-      callsModule = true;
-  });
-  return callsModule && SymbolTable::symbolKnownUseEmpty(func, scope);
-}
-
-void mlir::helia::attachUnplannedNote(InFlightDiagnostic &diag,
-                                      FunctionOpInterface func) {
-  if (!looksLikeHostCode(func))
-    return;
-  diag.attachNote(func.getLoc())
-      << "if @" << func.getName()
-      << " is host code around the model (a test harness, an entry point), "
-         "mark it `attributes {helia.unplanned}`: the planner leaves it "
-         "alone";
-}
-
-/// An error at `loc` about `value`, with the helia.unplanned note on its
 /// function: host code around the model (a harness that prints through an
 /// unranked cast, say) is what the planner most often trips over.
 static InFlightDiagnostic emitPlanningError(Value value, Location loc) {

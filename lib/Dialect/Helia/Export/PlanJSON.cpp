@@ -1,6 +1,6 @@
 //===- PlanJSON.cpp - the memory plan as JSON -----------------------------===//
 
-#include "helia/Dialect/Helia/Export/PlanExport.h"
+#include "helia/Dialect/Helia/Export/PlanJSON.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

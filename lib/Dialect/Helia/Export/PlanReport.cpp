@@ -1,7 +1,7 @@
 //===- PlanReport.cpp - the memory plan as a readable report --------------===//
 
 #include "helia/Dialect/Helia/Export/Format.h"
-#include "helia/Dialect/Helia/Export/PlanExport.h"
+#include "helia/Dialect/Helia/Export/PlanReport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"

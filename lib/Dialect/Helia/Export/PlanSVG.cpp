@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Export/Format.h"
-#include "helia/Dialect/Helia/Export/PlanExport.h"
+#include "helia/Dialect/Helia/Export/PlanSVG.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

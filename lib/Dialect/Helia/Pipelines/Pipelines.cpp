@@ -141,7 +141,12 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertToLLVMPass());
+  // Dynamic: each op converted with the data layout in scope, so that a
+  // module's `dlti.dl_spec` sets the width of `index` (helia-compile gives
+  // 32 bits on a 32-bit core); without one, 64 as before.
+  ConvertToLLVMPassOptions toLLVMOptions;
+  toLLVMOptions.useDynamic = true;
+  pm.addPass(createConvertToLLVMPass(toLLVMOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createHeliaAttachSlotAliasScopes());
   pm.addPass(createHeliaVerifyLLVM());

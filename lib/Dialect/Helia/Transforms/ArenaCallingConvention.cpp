@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ArenaTable.h"
+#include "LoweringEntries.h"
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 

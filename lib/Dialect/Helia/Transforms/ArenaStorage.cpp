@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LowerConstants.h"
-#include "MaterializeSlots.h"
+#include "ArenaStorage.h"
+#include "ConstantBytes.h"
 
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BindingPlanWriter.h"
 #include "helia/Dialect/Helia/Analysis/BindingPlan.h"
 #include "helia/Dialect/Helia/Analysis/BindingPlanner.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"

@@ -13,7 +13,8 @@
 #include "ModelApi.h"
 #include "OutputFile.h"
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
@@ -21,6 +22,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -309,6 +311,10 @@ LogicalResult HeliaAssignSections::readEntries(ModuleOp module) {
 void HeliaAssignSections::runOnOperation() {
   ModuleOp module = getOperation();
   layout = FirmwareLayout();
+  // The width the conversion gave `index` (the module's dlti.dl_spec): the
+  // descriptors of the C interface hold it.
+  layout.indexBits = DataLayout(module).getTypeSizeInBits(
+      IndexType::get(module.getContext()));
   arenaGlobals.clear();
   if (failed(readRecord(module)) || failed(readEntries(module)) ||
       failed(placeArenas(module)) || failed(createArenaTable(module)) ||

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionBufferization.h"
-#include "Lowering.h"
+#include "LoweringEntries.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"

@@ -14,6 +14,7 @@
 #include "InPlaceCandidates.h"
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 

@@ -1,11 +1,13 @@
-//===- ExportPlan.cpp - write the memory plan as JSON ---------------------===//
+//===- ExportPlan.cpp - helia-export-plan: JSON, report and SVG -----------===//
 
 #include "OutputFile.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
-#include "helia/Dialect/Helia/Export/PlanExport.h"
+#include "helia/Dialect/Helia/Export/PlanJSON.h"
+#include "helia/Dialect/Helia/Export/PlanReport.h"
+#include "helia/Dialect/Helia/Export/PlanSVG.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 

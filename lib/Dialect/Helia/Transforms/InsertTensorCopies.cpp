@@ -12,6 +12,7 @@
 #include "LoopStorage.h"
 #include "RegionCopies.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -306,6 +307,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyCarriedCycles(func);
     copyWhileYieldsIntoCarriedArgs(func);
     copyValuesYieldedTwice(func);
+    copyOuterValuesYieldedBesideCarried(func);
     splitNestedEmptyTensors(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);
@@ -356,6 +358,11 @@ void HeliaInsertTensorCopies::runOnOperation() {
     for (FunctionOpInterface func : planned)
       yieldsCopied |= copyYieldsIntoIterArgs(func, aliases);
   }
+  // The copies back write into carried values that the loops did not write
+  // before: a branch yielding one beside an outer value now needs its copy.
+  if (yieldsCopied)
+    for (FunctionOpInterface func : planned)
+      copyOuterValuesYieldedBesideCarried(func);
   if (yieldsCopied && failed(analyzeAndInsertCopies(module, planned, options)))
     return signalPassFailure();
   // A state for the interfaces' answers only (which values a use stores

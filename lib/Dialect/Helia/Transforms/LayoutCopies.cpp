@@ -2,6 +2,7 @@
 
 #include "LayoutCopies.h"
 #include "LoopStorage.h"
+#include "helia/Dialect/Helia/Analysis/SameLayoutStorage.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

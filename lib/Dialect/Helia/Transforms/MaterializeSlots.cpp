@@ -9,7 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArenaStorage.h"
+#include "LoweringEntries.h"
 #include "MaterializeSlots.h"
+#include "SlotRewriter.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"

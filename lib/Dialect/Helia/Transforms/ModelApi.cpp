@@ -12,6 +12,7 @@
 
 #include "ModelApi.h"
 
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/Format.h"

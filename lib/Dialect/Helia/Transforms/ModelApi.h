@@ -10,7 +10,7 @@
 #ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_MODELAPI_H
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 

@@ -1,5 +1,7 @@
 //===- PlanChecks.cpp - the checks of helia-verify-plan -------------------===//
 
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Transforms/PlanChecks.h"
 
 #include "helia/Dialect/Helia/Transforms/MemoryLimits.h"

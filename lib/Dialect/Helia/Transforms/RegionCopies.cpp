@@ -24,26 +24,33 @@ bool mlir::helia::isOnlyInBranches(Operation *op, Operation *top) {
   return true;
 }
 
-/// The `alloc_tensor` inside `loop` whose buffer `value` is stored in
-/// (following the ops that store their result in one operand's buffer), if
-/// any: a buffer created in each iteration.
+/// An `alloc_tensor` inside `loop` whose buffer `value` may be stored in
+/// (following the ops that store their result in an operand's buffer, and
+/// every branch of an `scf.if`), if any: a buffer created in each iteration.
 static bufferization::AllocTensorOp
 getAllocationInLoop(Value value, Operation *loop,
                     const bufferization::AnalysisState &state) {
-  while (auto result = dyn_cast<OpResult>(value)) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    auto result = dyn_cast<OpResult>(worklist.pop_back_val());
+    if (!result || !visited.insert(result).second)
+      continue;
     Operation *op = result.getOwner();
     if (!loop->isProperAncestor(op))
-      return nullptr;
+      continue;
     if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op))
       return alloc;
     if (isa<CallOpInterface>(op) ||
         !state.getOptions().dynCastBufferizableOp(op))
-      return nullptr;
+      continue;
     bufferization::AliasingOpOperandList aliases =
         state.getAliasingOpOperands(result);
-    if (aliases.getNumAliases() != 1)
-      return nullptr;
-    value = aliases.getAliases().front().opOperand->get();
+    // One operand's buffer, or one of the values a branch yields.
+    if (aliases.getNumAliases() != 1 && !isa<scf::IfOp>(op))
+      continue;
+    for (const bufferization::AliasingOpOperand &alias : aliases)
+      worklist.push_back(alias.opOperand->get());
   }
   return nullptr;
 }
@@ -222,7 +229,7 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
     return;
   for (Operation &top : func.getFunctionBody().front()) {
     SmallVector<Operation *> undefined;
-    SmallVector<bufferization::AllocTensorOp> copies;
+    SmallVector<bufferization::AllocTensorOp> copies, callCopies;
     top.walk([&](Operation *op) {
       if (op == &top || op->getNumResults() != 1)
         return;
@@ -233,16 +240,21 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       if (!isa<tensor::EmptyOp>(op) &&
           (!alloc || alloc.getSizeHint() || alloc.getMemorySpace()))
         return;
-      // A copy made for a call stays one: the lowering hands it to the
-      // callee writable.
       bool isCopy = alloc && alloc.getCopy();
-      if (isCopy &&
-          llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
-        return;
       if (!isOnlyInBranches(op, &top) &&
           isCarriedAcrossIterations(op->getResult(0), &top, state))
         return;
-      if (isCopy)
+      // A copy made for a call (the callee writes into its argument) is
+      // handed to the callee writable: it becomes a copy into a top-level
+      // `alloc_tensor()`, whose slot the lowering hands over writable when
+      // the call is the copy's only user.
+      if (isCopy && alloc->hasOneUse() &&
+          isa<CallOpInterface>(*alloc->getUsers().begin()))
+        callCopies.push_back(alloc);
+      else if (isCopy &&
+               llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
+        return;
+      else if (isCopy)
         copies.push_back(alloc);
       else
         undefined.push_back(op);
@@ -253,6 +265,16 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       OpBuilder builder(alloc);
       alloc.replaceAllUsesWith(copyIntoTopLevelTensor(
           builder, alloc.getLoc(), &top, alloc.getCopy()));
+      alloc.erase();
+    }
+    for (bufferization::AllocTensorOp alloc : callCopies) {
+      OpBuilder atTop(&top);
+      Value slot = bufferization::AllocTensorOp::create(
+          atTop, alloc.getLoc(), alloc.getType(), ValueRange());
+      OpBuilder builder(alloc);
+      alloc.replaceAllUsesWith(
+          linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(), slot)
+              .getResult(0));
       alloc.erase();
     }
   }
@@ -322,6 +344,155 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
     OpBuilder builder(operand->getOwner());
     operand->set(bufferization::AllocTensorOp::create(
         builder, parent->getLoc(),
+        cast<RankedTensorType>(operand->get().getType()), ValueRange(),
+        operand->get()));
+  }
+}
+
+/// The values whose buffers `value` may be stored in, as far as the ops of a
+/// loop body show: through views, the inits of destination-style ops, and
+/// every branch of an `scf.if` or `scf.index_switch`. The roots are block
+/// arguments and the results of other ops.
+static void collectStorageRoots(Value value,
+                                llvm::SmallSetVector<Value, 4> &roots) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    auto result = dyn_cast<OpResult>(next);
+    if (!result) {
+      roots.insert(next);
+      continue;
+    }
+    Operation *op = result.getOwner();
+    if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+            tensor::ExpandShapeOp, tensor::CastOp>(op)) {
+      worklist.push_back(op->getOperand(0));
+      continue;
+    }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      worklist.push_back(dps.getTiedOpOperand(result)->get());
+      continue;
+    }
+    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+      for (Region &region : op->getRegions())
+        if (!region.empty())
+          worklist.push_back(region.front().getTerminator()->getOperand(
+              result.getResultNumber()));
+      continue;
+    }
+    roots.insert(next);
+  }
+}
+
+/// True when `value` (a root of collectStorageRoots) is storage defined
+/// outside `loop`: an argument of the function (helia's analysis marks them
+/// read-only), a constant, a value of the body around the loop, an iter_arg
+/// of a loop around it, or storage hoisted out of the loop's regions (one
+/// buffer for every iteration).
+static bool isDefinedOutside(Value value, Operation *loop) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return !loop->isAncestor(arg.getOwner()->getParentOp());
+  return !loop->isProperAncestor(value.getDefiningOp());
+}
+
+/// The iter_arg (an `scf.for` region argument or an argument of either
+/// region of an `scf.while`) that `value` is, or null.
+static BlockArgument getLoopCarriedArg(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !isa<RankedTensorType>(arg.getType()))
+    return nullptr;
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (isa<scf::WhileOp>(parent))
+    return arg;
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+    if (loop.getTiedLoopInit(arg))
+      return arg;
+  return nullptr;
+}
+
+/// True when an op of the loop around `iterArg` writes into its buffer: a
+/// destination-style op takes it (or a view of it, or an op's result stored
+/// in it) as an init, or a nested loop carries it.
+static bool isWrittenInLoop(BlockArgument iterArg) {
+  SmallVector<Value> worklist{iterArg};
+  DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (!visited.insert(next).second)
+      continue;
+    for (OpOperand &use : next.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+        if (dps.isDpsInit(&use))
+          return true;
+      if (isa<tensor::InsertSliceOp, tensor::InsertOp>(user) &&
+          use.getOperandNumber() == 1)
+        return true;
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(user))
+        if (loop.getTiedLoopRegionIterArg(&use))
+          return true;
+      if (isa<scf::WhileOp>(user))
+        return true;
+      if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp, tensor::CastOp>(user))
+        worklist.push_back(user->getResult(0));
+      // A value an scf.while's condition passes on is the after region's.
+      if (auto condition = dyn_cast<scf::ConditionOp>(user))
+        if (use.getOperandNumber() > 0)
+          worklist.push_back(
+              cast<scf::WhileOp>(condition->getParentOp())
+                  .getAfterArguments()[use.getOperandNumber() - 1]);
+    }
+  }
+  return false;
+}
+
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  SmallVector<OpOperand *> outer;
+  func.walk([&](Operation *branch) {
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
+      return;
+    Operation *loop = branch->getParentOfType<LoopLikeOpInterface>();
+    if (!loop)
+      return;
+    SmallVector<Operation *> yields;
+    for (Region &region : branch->getRegions())
+      if (!region.empty())
+        yields.push_back(region.front().getTerminator());
+    for (OpResult result : branch->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      unsigned index = result.getResultNumber();
+      bool carried = false;
+      SmallVector<OpOperand *> outerHere;
+      for (Operation *yield : yields) {
+        llvm::SmallSetVector<Value, 4> roots;
+        collectStorageRoots(yield->getOperand(index), roots);
+        if (llvm::any_of(roots, [](Value root) {
+              BlockArgument arg = getLoopCarriedArg(root);
+              return arg && isWrittenInLoop(arg);
+            }))
+          carried = true;
+        else if (llvm::any_of(roots, [&](Value root) {
+                   return isDefinedOutside(root, loop);
+                 }))
+          outerHere.push_back(&yield->getOpOperand(index));
+      }
+      if (carried)
+        llvm::append_range(outer, outerHere);
+    }
+  });
+  for (OpOperand *operand : outer) {
+    OpBuilder builder(operand->getOwner());
+    operand->set(bufferization::AllocTensorOp::create(
+        builder, operand->getOwner()->getParentOp()->getLoc(),
         cast<RankedTensorType>(operand->get().getType()), ValueRange(),
         operand->get()));
   }

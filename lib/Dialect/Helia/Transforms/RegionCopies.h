@@ -65,6 +65,19 @@ void sinkHoistedStorage(FunctionOpInterface func);
 /// iter_arg nor a copy back into it could be in place.
 void copyValuesYieldedTwice(FunctionOpInterface func);
 
+/// A branch (`scf.if`, `scf.index_switch`) in a loop body that yields, for
+/// one result, a value stored in a loop's carried buffer (an iter_arg, or a
+/// value written into one) in one branch and a value that may be stored
+/// outside the innermost loop around it (a function argument, a constant, a
+/// value of the function body, an enclosing loop's iter_arg, a view of one,
+/// or a nested branch's result that may be one) in another, yields a copy
+/// of the outer value there (an `alloc_tensor copy`,
+/// which hoistRegionStorage gives a top-level slot), when the loop writes
+/// into that carried buffer. One-Shot Analysis puts every value yielded for
+/// a result in one alias set, so the carried buffer would alias the outer
+/// one (read-only, or read again after the loop), and neither a write into
+/// it nor a copy back into it could be in place: a buffer per iteration
+/// instead of one slot for the loop's step.
+void copyOuterValuesYieldedBesideCarried(FunctionOpInterface func);
 } // namespace mlir::helia
-
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/RuleResolver.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"

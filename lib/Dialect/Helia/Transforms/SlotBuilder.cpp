@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaterializeSlots.h"
+#include "SlotBuilder.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
 using namespace mlir::helia;
@@ -117,7 +120,13 @@ void SlotBuilder::castCallOperands(OpBuilder &builder, func::CallOp call) {
       continue;
     // A copy that copy insertion made for this call (the callee writes into
     // its argument) is the callee's to write: nothing else reads it.
-    bool writable = state.explicitCopies.contains(operand.get()) &&
+    // So is a copy into such a buffer that only this call reads (a copy
+    // for a call in a region, hoistRegionStorage).
+    Value copied = operand.get();
+    if (auto copy = copied.getDefiningOp<linalg::CopyOp>();
+        copy && copy.getOutputs()[0].hasOneUse())
+      copied = copy.getOutputs()[0];
+    bool writable = state.explicitCopies.contains(copied) &&
                     operand.get().hasOneUse();
     operand.set(castToDefaultMemorySpace(
         builder, call.getLoc(), operand.get(), type,

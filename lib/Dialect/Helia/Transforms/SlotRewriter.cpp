@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MaterializeSlots.h"
+#include "SlotRewriter.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"

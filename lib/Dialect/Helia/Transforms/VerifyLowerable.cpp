@@ -10,10 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "FunctionBindings.h"
+#include "LoweringEntries.h"
 
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"

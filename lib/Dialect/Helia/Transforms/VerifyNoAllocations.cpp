@@ -6,9 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "LoweringEntries.h"
 
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::helia {
 #define GEN_PASS_DEF_HELIAVERIFYNOALLOCATIONS

@@ -4,8 +4,9 @@
 // one buffer, and the plan of a module (every buffer's decisions, the arena
 // sizes in deterministic key order, the alignment and the capacities). The
 // planners of BindingPlanner.h fill a BindingPlan on a ModuleSchedule;
-// writeBindingPlan writes it into the module as `helia.arena` ops and
-// `#helia.binding` attributes. helia-assign-bindings drives them.
+// writeBindingPlan (Transforms/BindingPlanWriter.h) writes it into the
+// module as `helia.arena` ops and `#helia.binding` attributes.
+// helia-assign-bindings drives them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,11 +198,6 @@ private:
   std::map<ArenaKey, int64_t> arenaSizes;
   BindingStatistics statistics;
 };
-
-/// Writes `plan` into `module`: replaces its `helia.arena` ops with one per
-/// arena of the plan (source-blob keys have none) and sets the
-/// `#helia.binding` of every tensor.
-void writeBindingPlan(ModuleOp module, const BindingPlan &plan);
 
 } // namespace mlir::helia
 

@@ -3,8 +3,8 @@
 // The plan as plain data, read back from a module that
 // helia-assign-bindings has bound: memories, arenas, every tensor with its
 // binding and lifetime, and the stream schedule. The exporters (JSON, the
-// text report, the SVG timeline; Export/PlanExport.h) read this, never the
-// planner's internals.
+// text report, the SVG timeline; Export/PlanJSON.h, PlanReport.h,
+// PlanSVG.h) read this, never the planner's internals.
 //
 //===----------------------------------------------------------------------===//
 

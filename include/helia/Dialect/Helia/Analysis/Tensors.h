@@ -11,7 +11,6 @@
 
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Value.h"
@@ -36,34 +35,6 @@ struct TensorInfo {
 /// `#<id>` (its position in program order) when it has none.
 std::string getTensorDisplayName(StringRef name, uint64_t id);
 
-/// True for functions the planning passes plan: those with a body and
-/// without `helia.unplanned`.
-bool isPlannedFunction(FunctionOpInterface func);
-
-/// True for a function with a body that helia-assign-bindings bound: one of
-/// its arguments or ops carries `helia.binding`. The lowering rewrites these.
-bool isBoundFunction(FunctionOpInterface func);
-
-/// The prefix of the firmware entry points a lowered module defines
-/// (`<prefix>_hydrate_constants`, `<prefix>_alloc_arenas`): `option` when
-/// set, else the name of the first bound function, else "helia".
-std::string getFirmwarePrefix(ModuleOp module, StringRef option);
-
-/// `<prefix>_hydrate_constants`: copies staged constants into their arenas.
-std::string getHydrateFunctionName(StringRef prefix);
-/// `<prefix>_alloc_arenas` (`arena-mode=alloc`): allocates the arenas.
-std::string getAllocFunctionName(StringRef prefix);
-
-/// The value whose buffer `value` is stored in, with the same layout: the
-/// source of a reshape or cast, a destination-style result's tied init, or
-/// a loop iter_arg's init; null for anything else (a slice is a strided
-/// view of its source).
-Value getSameLayoutStorage(Value value);
-
-/// The name of the function `call` calls directly (the leaf of its symbol
-/// reference); empty for an indirect call.
-StringRef getCalleeName(CallOpInterface call);
-
 /// True for values helia plans: values of tensor type.
 bool isTensorValue(Value value);
 
@@ -84,12 +55,6 @@ PlacementAttr getPlacement(Value value);
 
 /// The `#helia.binding` of a tensor (from its op's `helia.binding` array, or
 /// its function's argument attribute for an entry-block argument), or null.
-/// When `func` looks like host code around the model (it calls a function
-/// of the module and nothing calls it: a test harness, an entry point),
-/// attaches to `diag` the note, at `func`, that such code is marked
-/// `helia.unplanned`; planning errors in a function carry it.
-void attachUnplannedNote(InFlightDiagnostic &diag, FunctionOpInterface func);
-
 BindingAttr getBinding(Value value);
 
 /// Collects the tensors of `func` in program order: entry-block arguments,

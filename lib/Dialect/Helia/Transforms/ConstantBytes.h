@@ -1,4 +1,4 @@
-//===- LowerConstants.h - bytes of constant tensors -------------*- C++ -*-===//
+//===- ConstantBytes.h - bytes of constant tensors --------------*- C++ -*-===//
 //
 // Constant arenas hold the bytes of their tensors in the image. These helpers
 // turn a constant's value into the bytes TFLite Micro would store: every
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOWERCONSTANTS_H
-#define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOWERCONSTANTS_H
+#ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_CONSTANTBYTES_H
+#define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_CONSTANTBYTES_H
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -26,4 +26,4 @@ DenseElementsAttr getByteInitializer(MLIRContext *ctx, ArrayRef<uint8_t> bytes);
 
 } // namespace mlir::helia
 
-#endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_LOWERCONSTANTS_H
+#endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_CONSTANTBYTES_H

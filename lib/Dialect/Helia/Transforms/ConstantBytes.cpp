@@ -1,6 +1,6 @@
-//===- LowerConstants.cpp - bytes of constant tensors ---------------------===//
+//===- ConstantBytes.cpp - bytes of constant tensors ----------------------===//
 
-#include "LowerConstants.h"
+#include "ConstantBytes.h"
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 

@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 
+#include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 #include "llvm/Support/Format.h"
 #include "llvm/ADT/StringExtras.h"

@@ -5,13 +5,15 @@
 // the entry points, the hooks and the model API (regions, inputs and
 // outputs, plan hash). helia-assign-sections fills it from the
 // LLVM dialect module; the linker-script fragment and the C header are
-// written from it alone (docs/Firmware.md).
+// written from it alone (docs/Firmware.md). The model API's own types are
+// in FirmwareApi.h.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HELIA_DIALECT_HELIA_ANALYSIS_FIRMWARELAYOUT_H
-#define HELIA_DIALECT_HELIA_ANALYSIS_FIRMWARELAYOUT_H
+#ifndef HELIA_DIALECT_HELIA_EXPORT_FIRMWARELAYOUT_H
+#define HELIA_DIALECT_HELIA_EXPORT_FIRMWARELAYOUT_H
 
+#include "helia/Dialect/Helia/Export/FirmwareApi.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -42,61 +44,6 @@ struct FirmwareEntry {
   FunctionType type;
 };
 
-/// An argument or result of the model's entry point as the model API passes
-/// it: a pointer to its elements (a memref) or a value (a scalar).
-struct FirmwareTensor {
-  Type elementType;
-  /// The memref's shape; empty for a scalar.
-  SmallVector<int64_t> shape;
-  bool isMemRef = false;
-  /// Arguments: the region and byte offset of the slot the entry point
-  /// copies the argument into, when the plan gives it one. The model API
-  /// points the input at it, so that the copy is one of a buffer onto
-  /// itself.
-  std::optional<unsigned> slotRegion;
-  uint64_t slotOffset = 0;
-
-  uint64_t getNumElements() const;
-};
-
-/// One arena as the model API names it (a region): an arena global of the
-/// image, or an arena the caller supplies with `<prefix>_bind_arena`.
-struct FirmwareRegion {
-  /// The arena's name in the plan (`<arena>_source` for a staged blob).
-  std::string arena;
-  std::string memory;
-  uint64_t size = 0;
-  uint64_t alignment = 1;
-  /// Index of its global in FirmwareLayout::arenas, or -1 when the caller
-  /// supplies it.
-  int global = -1;
-  /// Position among the entry points' trailing arena arguments, or -1.
-  int argIndex = -1;
-};
-
-/// The entry point the model API wraps: `<prefix>_model_run` calls it with
-/// the context's inputs and stores its results in the context.
-struct FirmwareModel {
-  std::string entry;
-  std::vector<FirmwareTensor> inputs, outputs;
-};
-
-/// Status codes of the model API (`<PREFIX>_OK`, `<PREFIX>_ERROR_...`).
-enum class FirmwareStatus : int32_t {
-  Ok = 0,
-  PlanMismatch = 1,
-  NotInitialized = 2,
-  UnboundArena = 3,
-  UnknownRegion = 4,
-  NotBindable = 5,
-  ArenaTooSmall = 6,
-  ArenaMisaligned = 7,
-  NoInput = 8,
-};
-
-/// The context's `state` after a successful `<prefix>_model_init` ("HELI").
-constexpr uint32_t kFirmwareReadyState = 0x494C4548u;
-
 /// The C spelling of a scalar type (`float`, `int8_t`, ...), if it has one.
 FailureOr<std::string> getCScalarType(Type type);
 
@@ -118,6 +65,9 @@ struct FirmwareLayout {
   bool hydratesItself = false;
   /// Bit width of the byte count of `<prefix>_copy`.
   unsigned copyLengthBits = 64;
+  /// Bit width of `index`: the offset, sizes and strides of the memref
+  /// descriptors in the header.
+  unsigned indexBits = 64;
   /// Every arena by region id: the globals (in `arenas` order), then the
   /// arenas the caller supplies.
   std::vector<FirmwareRegion> regions;
@@ -171,4 +121,4 @@ struct FirmwareLayout {
 
 } // namespace mlir::helia
 
-#endif // HELIA_DIALECT_HELIA_ANALYSIS_FIRMWARELAYOUT_H
+#endif // HELIA_DIALECT_HELIA_EXPORT_FIRMWARELAYOUT_H

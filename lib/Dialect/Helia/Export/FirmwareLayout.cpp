@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Analysis/FirmwareLayout.h"
+#include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -149,6 +149,8 @@ namespace {
 /// The C spelling of the memref descriptors and scalars of the entry points.
 struct HeaderTypes {
   std::string prefix;
+  /// The C type of `index` (int32_t or int64_t).
+  std::string index;
   /// The type definitions, in the order of first use: a results struct
   /// comes after the descriptors it holds.
   std::vector<std::string> definitions;
@@ -178,10 +180,10 @@ struct HeaderTypes {
         os << "?x";
       os << elementId << "> as the MLIR C interface passes it. */\n";
       os << "typedef struct {\n  " << *element << " *allocated;\n  "
-         << *element << " *aligned;\n  int64_t offset;\n";
+         << *element << " *aligned;\n  " << index << " offset;\n";
       if (memref.getRank() > 0)
-        os << "  int64_t sizes[" << memref.getRank() << "];\n  int64_t strides["
-           << memref.getRank() << "];\n";
+        os << "  " << index << " sizes[" << memref.getRank() << "];\n  "
+           << index << " strides[" << memref.getRank() << "];\n";
       os << "} " << name << ";\n";
       definitions.push_back(def);
     }
@@ -193,7 +195,8 @@ struct HeaderTypes {
 LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
                                           Location loc) const {
   std::string upper = toCIdentifier(prefix, /*upper=*/true);
-  HeaderTypes types{prefix, {}, {}};
+  HeaderTypes types{prefix, "int" + std::to_string(indexBits) + "_t", {},
+                    {}};
   // Entry points first, so that their descriptor types are known.
   std::string prototypes;
   llvm::raw_string_ostream protos(prototypes);
