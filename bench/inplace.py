@@ -121,7 +121,7 @@ def fuzz(helia_opt, count):
             if r.returncode:
                 break
             arenas.append(dict((a, int(b)) for a, b in re.findall(
-                r"helia.arena @(\w+) \{[^}]*size = (\d+)", r.stdout)))
+                r"helia.arena @(\w+) [^\n]*? size (\d+) align", r.stdout)))
         if len(arenas) < 2:
             rejected += 1
             continue

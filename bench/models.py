@@ -59,7 +59,7 @@ def main():
                  os.path.join(models, name + ".mlir")],
                 check=True, capture_output=True, text=True).stdout
             elapsed = (time.perf_counter() - start) * 1000
-            m = re.search(r'helia.arena @scratch_dtcm \{[^}]*size = (\d+)', out)
+            m = re.search(r'helia.arena @scratch_dtcm [^\n]*? size (\d+) align', out)
             sizes.append(int(m.group(1)) if m else 0)
         best = sizes[0]
         worse += best > tflm

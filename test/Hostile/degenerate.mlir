@@ -30,11 +30,11 @@ func.func private @external(tensor<4xf32>) -> tensor<4xf32>
 // Tensors used by nothing still get bytes for the step that defines them,
 // and do not share them with what is live there.
 // CHECK-LABEL: func.func @unused
-// CHECK-SAME: offset = 64
+// CHECK-SAME: #helia.binding<@scratch_dtcm[64]>
 func.func @unused(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: "test.op"{{.*}}offset = 0>]
+  // CHECK: "test.op"{{.*}}[0]>]
   %u = "test.op"(%a) : (tensor<4xf32>) -> tensor<16xf32>
-  // CHECK: arith.constant {{.*}}arena = @constant_mram
+  // CHECK: arith.constant {{.*}}<@constant_mram[
   %c = arith.constant dense<0.0> : tensor<8xf32>
   return %a : tensor<4xf32>
 }
@@ -45,11 +45,11 @@ func.func @unused(%a: tensor<4xf32>) -> tensor<4xf32> {
 // naming it applies to all of them.
 module attributes {helia.rules = [#helia.rule<id = ["x"], attributes = <memory = "sram">>]} {
   // CHECK-LABEL: func.func @duplicates
-  // CHECK-SAME: arena = @scratch_sram{{.*}}offset = 0>
+  // CHECK-SAME: <@scratch_sram[0]>
   func.func @duplicates(%a: tensor<4xf32> {helia.name = "x"}) -> tensor<4xf32> {
-    // CHECK: "test.op"{{.*}}arena = @scratch_sram{{.*}}offset = 16>]
+    // CHECK: "test.op"{{.*}}<@scratch_sram[16]>]
     %b = "test.op"(%a) {helia.name = "x"} : (tensor<4xf32>) -> tensor<4xf32>
-    // CHECK: "test.op"{{.*}}arena = @scratch_sram{{.*}}offset = 0>]
+    // CHECK: "test.op"{{.*}}<@scratch_sram[0]>]
     %c = "test.op"(%b) {helia.name = "x"} : (tensor<4xf32>) -> tensor<4xf32>
     return %c : tensor<4xf32>
   }

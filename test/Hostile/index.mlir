@@ -5,11 +5,11 @@
 // planner, the binding verifier (this crashed on tensor<4xindex>), the
 // verifier and the exports agree on 32 bytes per tensor<4xindex>.
 
-// CHECK: helia.arena @scratch_dtcm {{{.*}}size = 64 : i64}
+// CHECK: helia.arena @scratch_dtcm {{.*}}size 64 align
 // CHECK-LABEL: func.func @f(
 // Both tensors are live at step 1: 32 bytes each.
-// CHECK-SAME: tensor<4xindex> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>
-// CHECK: "test.op"(%{{.*}}) {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]
+// CHECK-SAME: tensor<4xindex> {helia.binding = #helia.binding<@scratch_dtcm[32]>
+// CHECK: "test.op"(%{{.*}}) {helia.binding = [#helia.binding<@scratch_dtcm[0]>]
 func.func @f(%a: tensor<4xindex>) -> tensor<4xindex> {
   %b = "test.op"(%a) : (tensor<4xindex>) -> tensor<4xindex>
   return %b : tensor<4xindex>

@@ -4,7 +4,7 @@
 
 // A memory-limit of 0 empties dtcm: every scratch tensor goes to sram.
 // ZERO-NOT: @scratch_dtcm
-// ZERO: helia.arena @scratch_sram {alignment = 16 : i64, memory = "sram", role = #helia.role<scratch>, size = 32 : i64}
+// ZERO: helia.arena @scratch_sram scratch in "sram" size 32 align 16
 // ZERO-NOT: @scratch_dtcm
 
 // With both preferred memories at 0 bytes nothing fits: the error names the

@@ -5,30 +5,30 @@
 // region stays live through the region op's step, so nothing defined at
 // that step shares its bytes.
 
-// CHECK: helia.arena @scratch_dtcm {{.*}}size = 768
+// CHECK: helia.arena @scratch_dtcm {{.*}}size 768 align
 // CHECK-LABEL: func.func @loop
-// CHECK-SAME: offset = 0
+// CHECK-SAME: #helia.binding<@scratch_dtcm[0]>
 func.func @loop(%a: tensor<64xf32>, %n: index) -> tensor<64xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   // Read only inside the loop: live through the loop's step, so neither the
   // loop's result (offset 0) nor the copy of the argument (256) takes its
   // bytes.
-  // CHECK: "test.op"{{.*}}offset = 512>], helia.name = "w"
+  // CHECK: "test.op"{{.*}}[512]>], helia.name = "w"
   %w = "test.op"(%a) {helia.name = "w"} : (tensor<64xf32>) -> tensor<64xf32>
   // The loop writes into its iter_arg (an op without bufferization may
   // write its operands) and the argument is the caller's, read-only: the
   // copy bufferization makes is an explicit buffer
   // (helia-insert-tensor-copies). The loop's result is its own buffer, as
   // the body is an op without bufferization.
-  // CHECK: bufferization.alloc_tensor() copy(%arg0) {{.*}}offset = 256>]
+  // CHECK: bufferization.alloc_tensor() copy(%arg0) {{.*}}[256]>]
   // CHECK: scf.for
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> tensor<64xf32> {
     // CHECK-NOT: helia.binding
     %y = "test.op"(%x, %w) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
     scf.yield %y : tensor<64xf32>
   }
-  // CHECK: } {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]
+  // CHECK: } {helia.binding = [#helia.binding<@scratch_dtcm[0]>]
   return %r : tensor<64xf32>
 }
 
@@ -48,7 +48,7 @@ func.func @graph(%a: tensor<4xf32>) -> tensor<4xf32> {
     %q = "test.op"(%p) : (tensor<4xf32>) -> tensor<4xf32>
     "test.yield"(%q) : (tensor<4xf32>) -> ()
   }) : (tensor<4xf32>) -> tensor<4xf32>
-  // CHECK: }) {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]
+  // CHECK: }) {helia.binding = [#helia.binding<@scratch_dtcm[0]>]
   return %r : tensor<4xf32>
 }
 
@@ -63,6 +63,6 @@ func.func @region_arguments(%a: tensor<4xf32>) -> tensor<4xf32> {
     %p = "test.op"(%x) : (tensor<8xf32>) -> tensor<4xf32>
     "test.yield"(%p) : (tensor<4xf32>) -> ()
   }) : (tensor<4xf32>) -> tensor<4xf32>
-  // CHECK: }) {helia.binding = [#helia.binding<arena = @scratch_dtcm, {{.*}}offset = 0>]
+  // CHECK: }) {helia.binding = [#helia.binding<@scratch_dtcm[0]>]
   return %r : tensor<4xf32>
 }

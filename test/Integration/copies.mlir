@@ -20,17 +20,17 @@
 //   caller reads afterwards: the call gets a copy, a buffer of the plan.
 
 // PLAN-LABEL: func.func @fill_view(
-// PLAN: %[[X:.*]] = linalg.add {helia.binding = [#helia.binding<{{.*}}offset = [[XOFF:[0-9]+]]>]
-// PLAN: bufferization.alloc_tensor() {helia.binding = [#helia.binding<{{.*}}offset = [[COPY:[0-9]+]]>]
-// PLAN: linalg.fill {helia.binding = [#helia.binding<{{.*}}offset = [[COPY]]>]
-// PLAN: linalg.add {helia.binding = [#helia.binding<{{.*}}offset = [[XOFF]]>]{{.*}} outs(%[[X]] :
+// PLAN: %[[X:.*]] = linalg.add {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[XOFF:[0-9]+]]]>]
+// PLAN: bufferization.alloc_tensor() {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[COPY:[0-9]+]]]>]
+// PLAN: linalg.fill {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[COPY]]]>]
+// PLAN: linalg.add {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[XOFF]]]>]{{.*}} outs(%[[X]] :
 // PLAN-LABEL: func.func @accumulate(
-// PLAN: linalg.fill {helia.binding = [#helia.binding<{{.*}}offset = [[ACC:[0-9]+]]>]
+// PLAN: linalg.fill {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[ACC:[0-9]+]]]>]
 // PLAN: scf.for
-// PLAN: } {helia.binding = [#helia.binding<{{.*}}offset = [[ACC]]>]
+// PLAN: } {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[ACC]]]>]
 // PLAN-LABEL: func.func @write_argument(
-// PLAN: bufferization.alloc_tensor() {helia.binding = [#helia.binding<{{.*}}offset = [[W:[0-9]+]]>]
-// PLAN-NEXT: linalg.add {helia.binding = [#helia.binding<{{.*}}offset = [[W]]>]
+// PLAN: bufferization.alloc_tensor() {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[W:[0-9]+]]]>]
+// PLAN-NEXT: linalg.add {helia.binding = [#helia.binding<@{{[a-z0-9_]+}}{{\[}}[[W]]]>]
 // PLAN-LABEL: func.func @call_writes(
 // PLAN: %[[Y:.*]] = linalg.add
 // PLAN: %[[C:.*]] = bufferization.alloc_tensor() copy(%[[Y]]) {helia.binding

@@ -18,18 +18,18 @@
 
 //--- bound.mlir
 module attributes {helia.platform = "apollo510_evb"} {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 48 : i64}
+  helia.arena @scratch_dtcm scratch in "dtcm" size 48 align 16
   // expected-note @below {{'x' is here}}
-  func.func @model(%x: tensor<4xf32> {helia.name = "x", helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
-    %e0 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : tensor<4xf32>
-    %y = linalg.add {helia.name = "y", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e0 : tensor<4xf32>) -> tensor<4xf32>
+  func.func @model(%x: tensor<4xf32> {helia.name = "x", helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
+    %e0 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} : tensor<4xf32>
+    %y = linalg.add {helia.name = "y", helia.binding = [#helia.binding<@scratch_dtcm[16]>]} ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e0 : tensor<4xf32>) -> tensor<4xf32>
     // The corruption: z belongs at 32; at 0 it overlaps x, which the last
     // add still reads. (z's buffer starts at its tensor.empty.)
     // expected-error @below {{tensors 'x' and 'z' are live together but overlap in arena @scratch_dtcm: bytes [0, 16) and [0, 16)}}
-    %e1 = tensor.empty() {helia.name = "z", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<4xf32>
-    %z = linalg.mul {helia.name = "z", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} ins(%y, %y : tensor<4xf32>, tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
-    %e2 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : tensor<4xf32>
-    %out = linalg.add {helia.name = "out", helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} ins(%z, %x : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+    %e1 = tensor.empty() {helia.name = "z", helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : tensor<4xf32>
+    %z = linalg.mul {helia.name = "z", helia.binding = [#helia.binding<@scratch_dtcm[0]>]} ins(%y, %y : tensor<4xf32>, tensor<4xf32>) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+    %e2 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} : tensor<4xf32>
+    %out = linalg.add {helia.name = "out", helia.binding = [#helia.binding<@scratch_dtcm[16]>]} ins(%z, %x : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
     return %out : tensor<4xf32>
   }
 

@@ -131,23 +131,16 @@ module attributes {test.p = #helia.placement<id = 0, kind = constant, residency 
 
 // -----
 
-// expected-error @+1 {{binding needs memory and source_memory}}
-module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "", source_memory = "", offset = 0>} {}
+// A stream slot is an arena and an offset, both or neither.
+// expected-error @+1 {{expected '['}}
+module attributes {test.b = #helia.binding<@a[0], stream = @s>} {}
 
 // -----
 
-// expected-error @+1 {{only constant bindings may have a source_memory (mram) other than their memory (dtcm)}}
-module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "mram", offset = 0>} {}
-
-// -----
-
-// expected-error @+1 {{stream_arena and stream_offset go together}}
-module attributes {test.b = #helia.binding<arena = @a, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s>} {}
-
-// -----
-
-// expected-error @+1 {{only constants are streamed}}
-module attributes {test.b = #helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0, stream_arena = @s, stream_offset = 0>} {}
+helia.arena @a scratch in "dtcm" size 64 align 16
+helia.arena @s scratch in "dtcm" stream size 64 align 16
+// expected-error @+1 {{binding streams a tensor of scratch arena @a; only constants are streamed}}
+%0 = "test.op"() {helia.binding = [#helia.binding<@a[0], stream = @s[0]>]} : () -> tensor<4xf32>
 
 // -----
 
@@ -206,48 +199,50 @@ module attributes {helia.rules = ["x"]} {}
 // -----
 
 // expected-error @+1 {{binding names arena @nowhere which is not a helia.arena}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @nowhere, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : () -> tensor<4xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@nowhere[0]>]} : () -> tensor<4xf32>
 
 // -----
 
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+helia.arena @a scratch in "dtcm" size 64 align 16
 // expected-error @+1 {{binding offset 8 in arena @a is not a multiple of its alignment 16}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 8>]} : () -> tensor<4xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@a[8]>]} : () -> tensor<4xf32>
 
 // -----
 
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
-// expected-error @+1 {{binding role and memories disagree with arena @a}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = persistent, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : () -> tensor<4xf32>
+// The module has arenas, but not the one the binding names (checked by the
+// arenas' verifySymbolUses).
+helia.arena @a scratch in "dtcm" size 64 align 16
+// expected-error @+1 {{binding names arena @b which is not a helia.arena}}
+%0 = "test.op"() {helia.binding = [#helia.binding<@b[0]>]} : () -> tensor<4xf32>
 
 // -----
 
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+helia.arena @a scratch in "dtcm" size 64 align 16
 // expected-error @+1 {{tensor of 64 bytes at offset 16 overruns arena @a of 64 bytes}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @a, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : () -> tensor<16xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@a[16]>]} : () -> tensor<16xf32>
 
 // -----
 
 // A stream slot lies inside its pool; an offset near 2^63 must not wrap
 // into range (helia-verify-plan accepted it).
-helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
-helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+helia.arena @c constant in "mram" size 64 align 16
+helia.arena @s scratch in "dtcm" stream size 64 align 16
 // expected-error @+1 {{tensor of 64 bytes at offset 9223372036854775792 overruns arena @s of 64 bytes}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 9223372036854775792>]} : () -> tensor<16xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@c[0], stream = @s[9223372036854775792]>]} : () -> tensor<16xf32>
 
 // -----
 
-helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
-helia.arena @s {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16, stream}
+helia.arena @c constant in "mram" size 64 align 16
+helia.arena @s scratch in "dtcm" stream size 64 align 16
 // expected-error @+1 {{stream offset 8 in arena @s is not a multiple of its alignment 16}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @s, stream_offset = 8>]} : () -> tensor<4xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@c[0], stream = @s[8]>]} : () -> tensor<4xf32>
 
 // -----
 
-helia.arena @c {role = #helia.role<constant>, memory = "mram", size = 64, alignment = 16}
-helia.arena @d {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+helia.arena @c constant in "mram" size 64 align 16
+helia.arena @d scratch in "dtcm" size 64 align 16
 // expected-error @+1 {{binding streams into @d which is not a helia.arena marked stream}}
-%0 = "test.op"() {helia.binding = [#helia.binding<arena = @c, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @d, stream_offset = 0>]} : () -> tensor<4xf32>
+%0 = "test.op"() {helia.binding = [#helia.binding<@c[0], stream = @d[0]>]} : () -> tensor<4xf32>
 
 // -----
 
@@ -286,40 +281,40 @@ func.func private @f(tensor<4xf32> {helia.bogus})
 
 // -----
 
-// expected-error @+1 {{size must be positive, got 0}}
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 0, alignment = 16}
+// expected-error @+1 {{attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+helia.arena @a scratch in "dtcm" size 0 align 16
 
 // -----
 
 // The accessors are unsigned: -128 must not read as 2^64 - 128.
-// expected-error @+1 {{size must be positive, got -128}}
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = -128, alignment = 16}
+// expected-error @+1 {{attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+helia.arena @a scratch in "dtcm" size -128 align 16
 
 // -----
 
 // -2^63 is a power of two as an unsigned number.
-// expected-error @+1 {{alignment must be a positive power of two, got -9223372036854775808}}
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = -9223372036854775808}
+// expected-error @+1 {{attribute 'alignment' failed to satisfy constraint}}
+helia.arena @a scratch in "dtcm" size 64 align -9223372036854775808
 
 // -----
 
-// expected-error @+1 {{alignment must be a positive power of two, got 24}}
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 24}
+// expected-error @+1 {{attribute 'alignment' failed to satisfy constraint}}
+helia.arena @a scratch in "dtcm" size 64 align 24
 
 // -----
 
 // expected-error @+1 {{needs a non-empty memory}}
-helia.arena @a {role = #helia.role<scratch>, memory = "", size = 64, alignment = 16}
+helia.arena @a scratch in "" size 64 align 16
 
 // -----
 
 // expected-error @+1 {{only constant arenas may have a source_memory ('mram') other than their memory ('dtcm')}}
-helia.arena @a {role = #helia.role<scratch>, memory = "dtcm", source_memory = "mram", size = 64, alignment = 16}
+helia.arena @a scratch in "dtcm" from "mram" size 64 align 16
 
 // -----
 
 // expected-error @+1 {{a stream pool must have role scratch}}
-helia.arena @a {role = #helia.role<persistent>, memory = "dtcm", size = 64, alignment = 16, stream}
+helia.arena @a persistent in "dtcm" stream size 64 align 16
 
 // -----
 

@@ -24,16 +24,16 @@ module attributes {
     #helia.rule<attributes = <>>
   ]
 } {
-  // CHECK: helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 4096 : i64}
-  helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 4096, alignment = 16}
-  // CHECK: helia.arena @persistent_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<persistent>, size = 64 : i64}
-  helia.arena @persistent_dtcm {role = #helia.role<persistent>, memory = "dtcm", size = 64, alignment = 16}
-  // CHECK: helia.arena @constant_dtcm_from_flash {alignment = 16 : i64, memory = "dtcm", role = #helia.role<constant>, size = 1024 : i64, source_memory = "flash"}
-  helia.arena @constant_dtcm_from_flash {role = #helia.role<constant>, memory = "dtcm", source_memory = "flash", size = 1024, alignment = 16}
-  // CHECK: helia.arena @constant_flash {alignment = 16 : i64, memory = "flash", role = #helia.role<constant>, size = 1024 : i64}
-  helia.arena @constant_flash {role = #helia.role<constant>, memory = "flash", size = 1024, alignment = 16}
-  // CHECK: helia.arena @stream_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 256 : i64, stream}
-  helia.arena @stream_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 256, alignment = 16, stream}
+  // CHECK: helia.arena @scratch_dtcm scratch in "dtcm" size 4096 align 16
+  helia.arena @scratch_dtcm scratch in "dtcm" size 4096 align 16
+  // CHECK: helia.arena @persistent_dtcm persistent in "dtcm" size 64 align 16
+  helia.arena @persistent_dtcm persistent in "dtcm" size 64 align 16
+  // CHECK: helia.arena @constant_dtcm_from_flash constant in "dtcm" from "flash" size 1024 align 16
+  helia.arena @constant_dtcm_from_flash constant in "dtcm" from "flash" size 1024 align 16
+  // CHECK: helia.arena @constant_flash constant in "flash" size 1024 align 16
+  helia.arena @constant_flash constant in "flash" size 1024 align 16
+  // CHECK: helia.arena @stream_dtcm scratch in "dtcm" stream size 256 align 16
+  helia.arena @stream_dtcm scratch in "dtcm" stream size 256 align 16
 
   // CHECK-LABEL: func.func @copies
   // CHECK-SAME: memref<16xi8, #helia.memory<"flash">>
@@ -48,20 +48,20 @@ module attributes {
 
   // CHECK-LABEL: func.func @tensors
   // CHECK-SAME: helia.attributes = #helia.attributes<memory = "ext">
-  // CHECK-SAME: helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>
+  // CHECK-SAME: helia.binding = #helia.binding<@scratch_dtcm[16]>
   // CHECK-SAME: helia.name = "input"
   // CHECK-SAME: helia.placement = #helia.placement<id = 0, name = "input", kind = scratch, memory = "dtcm">
   func.func @tensors(%x: tensor<4xf32> {helia.attributes = #helia.attributes<memory = "ext">,
-                                        helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>,
+                                        helia.binding = #helia.binding<@scratch_dtcm[16]>,
                                         helia.name = "input",
                                         helia.placement = #helia.placement<id = 0, name = "input", kind = scratch, memory = "dtcm">},
                      %s: tensor<4xf32> {helia.persistent}) -> tensor<4xf32> {
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 32>], helia.placement = [#helia.placement<id = 2, name = "w", kind = constant, memory = "flash", constant_destination_memory = "dtcm", residency = pin>]}
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_flash[32]>], helia.placement = [#helia.placement<id = 2, name = "w", kind = constant, memory = "flash", constant_destination_memory = "dtcm", residency = pin>]}
     %w = arith.constant {helia.placement = [#helia.placement<id = 2, name = "w", kind = constant, memory = "flash", constant_destination_memory = "dtcm", residency = pin>],
-                         helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 32>]} dense<1.0> : tensor<4xf32>
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 0, stream_arena = @stream_dtcm, stream_offset = 32>], helia.constant, helia.name = "v"}
+                         helia.binding = [#helia.binding<@constant_dtcm_from_flash[32]>]} dense<1.0> : tensor<4xf32>
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_flash[0], stream = @stream_dtcm[32]>], helia.constant, helia.name = "v"}
     %v = arith.constant {helia.constant, helia.name = "v",
-                         helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 0, stream_arena = @stream_dtcm, stream_offset = 32>]} dense<2.0> : tensor<4xf32>
+                         helia.binding = [#helia.binding<@constant_flash[0], stream = @stream_dtcm[32]>]} dense<2.0> : tensor<4xf32>
     // CHECK: "test.two"() {helia.attributes = #helia.attributes<residency = stream>, helia.name = ["a", "b"], helia.placement = [#helia.placement<id = 4, kind = persistent>, unit]}
     %a, %b = "test.two"() {helia.name = ["a", "b"], helia.attributes = #helia.attributes<residency = stream>,
                            helia.placement = [#helia.placement<id = 4, kind = persistent>, unit]} : () -> (tensor<4xf32>, i32)

@@ -8,10 +8,10 @@
 // A memory named "dtcm_from_mram" and dtcm staged from mram both want
 // @constant_dtcm_from_mram.
 // CHECK-LABEL: module
-// CHECK: helia.arena @constant_dtcm_from_mram {{{.*}}memory = "dtcm", role = #helia.role<constant>, size = 32 : i64, source_memory = "mram"}
-// CHECK: helia.arena @constant_dtcm_from_mram_0 {{{.*}}memory = "dtcm_from_mram", role = #helia.role<constant>, size = 16 : i64}
-// CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_mram_0, role = constant, memory = "dtcm_from_mram", source_memory = "dtcm_from_mram", offset = 0>]
-// CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_mram, role = constant, memory = "dtcm", source_memory = "mram", offset = 0>]
+// CHECK: helia.arena @constant_dtcm_from_mram constant in "dtcm" from "mram" size 32 align
+// CHECK: helia.arena @constant_dtcm_from_mram_0 constant in "dtcm_from_mram" size 16 align
+// CHECK: arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_mram_0[0]>]
+// CHECK: arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_mram[0]>]
 module attributes {helia.platform = #helia.platform<name = "p", memories = [
     #helia.memory_desc<name = "dtcm", size = 4096>,
     #helia.memory_desc<name = "mram", size = 4096, init = true, nonvolatile = true, writable = false>,
@@ -31,8 +31,8 @@ module attributes {helia.platform = #helia.platform<name = "p", memories = [
 
 // A function already named like the scratch arena keeps its name.
 // CHECK-LABEL: module
-// CHECK: helia.arena @scratch_dtcm_0 {
-// CHECK: func.func @scratch_dtcm(%{{.*}}: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm_0,
+// CHECK: helia.arena @scratch_dtcm_0 scratch
+// CHECK: func.func @scratch_dtcm(%{{.*}}: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm_0[
 module {
   func.func @scratch_dtcm(%x: tensor<4xf32>) -> tensor<4xf32> {
     %y = "test.op"(%x) : (tensor<4xf32>) -> tensor<4xf32>

@@ -15,35 +15,35 @@ module attributes {helia.platform = #helia.platform<name = "tiny",
     #helia.rule<type = constant, id = ["pin*"], attributes = <constant_destination_memory = "dtcm">>,
     #helia.rule<type = constant, id = ["big*"], attributes = <residency = stream>>,
     #helia.rule<type = persistent, attributes = <memory = "sram">>]} {
-  // CHECK-DAG: helia.arena @constant_flash {alignment = 16 : i64, memory = "flash", role = #helia.role<constant>, size = 240 : i64}
-  // CHECK-DAG: helia.arena @constant_dtcm_from_flash {alignment = 16 : i64, memory = "dtcm", role = #helia.role<constant>, size = 48 : i64, source_memory = "flash"}
-  // CHECK-DAG: helia.arena @persistent_sram {alignment = 16 : i64, memory = "sram", role = #helia.role<persistent>, size = 32 : i64}
-  // CHECK-DAG: helia.arena @stream_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 128 : i64, stream}
-  // CHECK-DAG: helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
+  // CHECK-DAG: helia.arena @constant_flash constant in "flash" size 240 align 16
+  // CHECK-DAG: helia.arena @constant_dtcm_from_flash constant in "dtcm" from "flash" size 48 align 16
+  // CHECK-DAG: helia.arena @persistent_sram persistent in "sram" size 32 align 16
+  // CHECK-DAG: helia.arena @stream_dtcm scratch in "dtcm" stream size 128 align 16
+  // CHECK-DAG: helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
 
   // CHECK-LABEL: func.func @weights
   func.func @weights(%x: tensor<16xi8>) -> tensor<16xi8> {
     // Cold: offsets in program order, each rounded to 16 bytes.
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 0>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_flash[0]>]
     %w0 = arith.constant {helia.name = "w0"} dense<1> : tensor<10xi8>
     // Staged: a runtime copy in dtcm of bytes kept in flash.
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 0>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_flash[0]>]
     %p0 = arith.constant {helia.name = "pin0"} dense<2> : tensor<16xi8>
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 16>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_flash[16]>]
     %p1 = arith.constant {helia.name = "pin1"} dense<3> : tensor<32xi8>
     // Streamed: read at steps 6 and 7 (slots [6, 7] and [7, 7] overlap).
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 16, stream_arena = @stream_dtcm, stream_offset = 64>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_flash[16], stream = @stream_dtcm[64]>]
     %b0 = arith.constant {helia.name = "big0"} dense<4> : tensor<64xi8>
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 80, stream_arena = @stream_dtcm, stream_offset = 0>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_flash[80], stream = @stream_dtcm[0]>]
     %b1 = arith.constant {helia.name = "big1"} dense<5> : tensor<64xi8>
-    // CHECK: "test.state"() {helia.binding = [#helia.binding<arena = @persistent_sram, role = persistent, memory = "sram", source_memory = "sram", offset = 0>]
+    // CHECK: "test.state"() {helia.binding = [#helia.binding<@persistent_sram[0]>]
     %s = "test.state"() {helia.persistent} : () -> tensor<32xi8>
-    // CHECK: "test.op"{{.*}}offset = 16>]
+    // CHECK: "test.op"{{.*}}[16]>]
     %y = "test.op"(%x, %w0, %p0, %p1, %b0, %s) : (tensor<16xi8>, tensor<10xi8>, tensor<16xi8>, tensor<32xi8>, tensor<64xi8>, tensor<32xi8>) -> tensor<16xi8>
-    // CHECK: "test.op"{{.*}}offset = 0>]
+    // CHECK: "test.op"{{.*}}[0]>]
     %z = "test.op"(%y, %b0, %b1) : (tensor<16xi8>, tensor<64xi8>, tensor<64xi8>) -> tensor<16xi8>
     // An unused streamed constant is never copied: it stays direct.
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 144>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_flash[144]>]
     %b2 = arith.constant {helia.name = "big2"} dense<6> : tensor<96xi8>
     return %z : tensor<16xi8>
   }

@@ -7,8 +7,8 @@
 // constraints): with 64 bytes of dtcm only the argument stays there and the
 // 128-byte result moves to sram.
 
-// CHECK: helia.arena @scratch_dtcm {{.*}}size = 64 : i64
-// CHECK: helia.arena @scratch_sram {{.*}}size = 128 : i64
+// CHECK: helia.arena @scratch_dtcm {{.*}}size 64 align
+// CHECK: helia.arena @scratch_sram {{.*}}size 128 align
 // UNKNOWN: error: memory-limit names unknown memory 'l2'; platform 'apollo510_evb' has: itcm, dtcm, sram, mram, psram
 // SYNTAX: error: memory-limit 'dtcm' is not name=bytes (e.g. dtcm=65536)
 // VERIFY: error: memory 'dtcm' holds 16 bytes but its arenas take 192, 176 bytes too many

@@ -16,16 +16,16 @@
 // limited to 352 bytes (144 for pins) the bias goes to sram too.
 
 // CHECK-LABEL: func.func @f
-// ROOMY: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 0>]
-// ROOMY-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 144>]
-// TIGHT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_dtcm_from_flash, role = constant, memory = "dtcm", source_memory = "flash", offset = 0>]
-// TIGHT-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_sram_from_flash, role = constant, memory = "sram", source_memory = "flash", offset = 0>]
+// ROOMY: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_dtcm_from_flash[0]>]
+// ROOMY-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_dtcm_from_flash[144]>]
+// TIGHT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_dtcm_from_flash[0]>]
+// TIGHT-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_sram_from_flash[0]>]
 // CHECK-NEXT: "tfl.conv_2d"
-// ROOMY-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_sram_from_flash, role = constant, memory = "sram", source_memory = "flash", offset = 0>]
-// TIGHT-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_sram_from_flash, role = constant, memory = "sram", source_memory = "flash", offset = 32>]
-// CHECK-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_flash, role = constant, memory = "flash", source_memory = "flash", offset = 0>]
+// ROOMY-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_sram_from_flash[0]>]
+// TIGHT-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_sram_from_flash[32]>]
+// CHECK-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_flash[0]>]
 // CHECK-NEXT: "tfl.fully_connected"
-// CHECK-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<arena = @constant_sram_from_flash, role = constant, memory = "sram", source_memory = "flash"
+// CHECK-NEXT: "test.w"() {{.*}}helia.binding = [#helia.binding<@constant_sram_from_flash[
 
 // Predicted per inference (docs/Placement.md): dtcm reads x, both
 // convolution constants, y and z (1808 accesses) and writes y, z and the

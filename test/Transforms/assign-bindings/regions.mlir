@@ -7,10 +7,12 @@
 // either (three buffers of 64 bytes; without %r, %x would be dead after the
 // mul and the add could reuse its bytes).
 
-// CHECK: helia.arena @scratch_dtcm {{.*}}size = 192 : i64
+// CHECK: helia.arena @scratch_dtcm {{.*}}size 192 align
 // CHECK-LABEL: func.func @select
 // CHECK: scf.if
-// CHECK: } {helia.placement = [#helia.placement<id = 4, kind = scratch>]}{{$}}
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }{{$}}
 func.func @select(%x: tensor<16xf32>, %c: i1) -> tensor<16xf32> {
   %w = arith.constant dense<3.0> : tensor<16xf32>
   %e = tensor.empty() : tensor<16xf32>

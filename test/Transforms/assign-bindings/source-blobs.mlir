@@ -28,8 +28,8 @@ module attributes {helia.platform = #helia.platform<name = "p",
 // With 128 bytes of flash both blobs fit; each staged arena has its own
 // destination.
 
-// CHECK-DAG: helia.arena @constant_dtcm_from_flash {{{.*}}memory = "dtcm"{{.*}}size = 64 : i64, source_memory = "flash"}
-// CHECK-DAG: helia.arena @constant_sram_from_flash {{{.*}}memory = "sram"{{.*}}size = 64 : i64, source_memory = "flash"}
+// CHECK-DAG: helia.arena @constant_dtcm_from_flash constant in "dtcm" from "flash" size 64 align
+// CHECK-DAG: helia.arena @constant_sram_from_flash constant in "sram" from "flash" size 64 align
 // CHECK-NOT: helia.arena {{.*}}blob
 module attributes {helia.platform = #helia.platform<name = "p",
     memories = [#helia.memory_desc<name = "dtcm", size = 1024, init = true>,

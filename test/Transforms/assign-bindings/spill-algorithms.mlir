@@ -17,21 +17,21 @@
 
 // greedy-by-size at 576: its packing reaches highest with t2 (64 bytes),
 // which spills; the rest packs into 576 bytes.
-// GREEDY576: helia.arena @scratch_dtcm {{{.*}}size = 576 : i64}
-// GREEDY576: helia.arena @scratch_sram {{{.*}}size = 64 : i64}
-// GREEDY576: "test.op"() {helia.binding = [#helia.binding<arena = @scratch_sram, {{.*}}offset = 0>]{{.*}} -> tensor<16xf32>
+// GREEDY576: helia.arena @scratch_dtcm {{.*}}size 576 align
+// GREEDY576: helia.arena @scratch_sram {{.*}}size 64 align
+// GREEDY576: "test.op"() {helia.binding = [#helia.binding<@scratch_sram[0]>]{{.*}} -> tensor<16xf32>
 
 // greedy-by-size at 560: by live bytes, t2 (64 bytes) is the one to spill,
 // but greedy by size packs the rest into 576 bytes; chosen again for a
 // smaller budget, t3 (128 bytes) and t2 spill: 192 bytes of sram, as many as
 // when t0 spilled before.
-// GREEDY560: helia.arena @scratch_dtcm {{{.*}}size = 448 : i64}
-// GREEDY560: helia.arena @scratch_sram {{{.*}}size = 192 : i64}
-// GREEDY560: "test.op"() {helia.binding = [#helia.binding<arena = @scratch_dtcm, {{.*}}>, #helia.binding<arena = @scratch_dtcm, {{.*}}>, #helia.binding<arena = @scratch_sram, {{.*}}offset = 0>]
-// GREEDY560-NEXT: "test.op"() {helia.binding = [#helia.binding<arena = @scratch_sram, {{.*}}offset = 128>]
+// GREEDY560: helia.arena @scratch_dtcm {{.*}}size 448 align
+// GREEDY560: helia.arena @scratch_sram {{.*}}size 192 align
+// GREEDY560: "test.op"() {helia.binding = [#helia.binding<@scratch_dtcm{{.*}}>, #helia.binding<@scratch_dtcm{{.*}}>, #helia.binding<@scratch_sram[0]>]
+// GREEDY560-NEXT: "test.op"() {helia.binding = [#helia.binding<@scratch_sram[128]>]
 
 // best packs into 576 without spilling.
-// BEST576: helia.arena @scratch_dtcm {{{.*}}size = 576 : i64}
+// BEST576: helia.arena @scratch_dtcm {{.*}}size 576 align
 // BEST576-NOT: @scratch_sram
 
 func.func @f() {

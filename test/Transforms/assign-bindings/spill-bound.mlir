@@ -16,21 +16,21 @@ module attributes {helia.platform = #helia.platform<name = "tiny",
                 #helia.memory_desc<name = "sram", size = 4096, init = true>,
                 #helia.memory_desc<name = "flash", size = 8192, writable = false, init = true, nonvolatile = true>],
     preferred = ["dtcm", "sram"], alignment = 16>} {
-  // CHECK-DAG: helia.arena @scratch_dtcm {{.*}}size = 96 : i64
-  // CHECK-DAG: helia.arena @scratch_sram {{.*}}size = 32 : i64
+  // CHECK-DAG: helia.arena @scratch_dtcm {{.*}}size 96 align
+  // CHECK-DAG: helia.arena @scratch_sram {{.*}}size 32 align
   // CHECK-LABEL: func.func @f
-  // CHECK-SAME: arena = @scratch_dtcm
+  // CHECK-SAME: <@scratch_dtcm[
   func.func @f(%x: tensor<4xf32> {helia.name = "x"}) -> tensor<4xf32> {
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_dtcm{{.*}}helia.name = "a"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_dtcm[{{.*}}helia.name = "a"
     %a = "test.op"(%x) {helia.name = "a"} : (tensor<4xf32>) -> tensor<12xf32>
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_dtcm{{.*}}helia.name = "b"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_dtcm[{{.*}}helia.name = "b"
     %b = "test.op"(%x) {helia.name = "b"} : (tensor<4xf32>) -> tensor<8xf32>
     // expected-remark @+2 {{tensor 'c' (32 bytes) spills from 'dtcm': its 96 free bytes cannot hold it beside the tensors live with it}}
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_sram{{.*}}helia.name = "c"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_sram[{{.*}}helia.name = "c"
     %c = "test.op"(%b) {helia.name = "c"} : (tensor<8xf32>) -> tensor<8xf32>
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_dtcm{{.*}}helia.name = "d"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_dtcm[{{.*}}helia.name = "d"
     %d = "test.op"(%c) {helia.name = "d"} : (tensor<8xf32>) -> tensor<8xf32>
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_dtcm{{.*}}helia.name = "e"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_dtcm[{{.*}}helia.name = "e"
     %e = "test.op"(%a, %c, %d) {helia.name = "e"} : (tensor<12xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4xf32>
     return %e : tensor<4xf32>
   }
@@ -49,14 +49,14 @@ module attributes {helia.platform = #helia.platform<name = "tiny",
                 #helia.memory_desc<name = "flash", size = 8192, writable = false, init = true, nonvolatile = true>],
     preferred = ["dtcm", "sram"], alignment = 16>,
   helia.rules = [#helia.rule<id = ["x", "r"], attributes = <memory = "dtcm">>]} {
-  // CHECK-DAG: helia.arena @scratch_dtcm {{.*}}size = 80 : i64
-  // CHECK-DAG: helia.arena @scratch_sram {{.*}}size = 48 : i64
+  // CHECK-DAG: helia.arena @scratch_dtcm {{.*}}size 80 align
+  // CHECK-DAG: helia.arena @scratch_sram {{.*}}size 48 align
   // CHECK-LABEL: func.func @g
   func.func @g(%x: tensor<4xf32> {helia.name = "x"}) -> tensor<4xf32> {
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_dtcm{{.*}}helia.name = "q"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_dtcm[{{.*}}helia.name = "q"
     %q = "test.op"(%x) {helia.name = "q"} : (tensor<4xf32>) -> tensor<12xf32>
     // expected-remark @+2 {{tensor 'p' (48 bytes) spills from 'dtcm'}}
-    // CHECK-NEXT: "test.op"{{.*}}arena = @scratch_sram{{.*}}helia.name = "p"
+    // CHECK-NEXT: "test.op"{{.*}}<@scratch_sram[{{.*}}helia.name = "p"
     %p = "test.op"(%x) {helia.name = "p"} : (tensor<4xf32>) -> tensor<12xf32>
     %r = "test.op"(%p, %q) {helia.name = "r"} : (tensor<12xf32>, tensor<12xf32>) -> tensor<4xf32>
     %s = "test.op"(%q, %r) {helia.name = "s"} : (tensor<12xf32>, tensor<4xf32>) -> tensor<4xf32>

@@ -5,15 +5,15 @@
 // hold falls back to direct (read in place), and a remark says so.
 
 module attributes {helia.rules = [#helia.rule<type = constant, attributes = <residency = stream>>]} {
-  // CHECK: helia.arena @stream_sram {{.*}}size = 64 : i64, stream}
+  // CHECK: helia.arena @stream_sram {{.*}} stream size 64 align
   // CHECK-LABEL: func.func @f
   func.func @f(%x: tensor<16xf32>) -> tensor<16xf32> {
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_mram{{.*}}stream_arena = @stream_sram, stream_offset = 0>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_mram{{.*}}, stream = @stream_sram[0]>]
     %a = arith.constant {helia.name = "a"} dense<1.0> : tensor<16xf32>
     // expected-remark @+2 {{streamed constant 'b' (64 bytes) falls back to direct: the stream pool in 'sram' has 64 bytes and needs 128 with it}}
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 64>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_mram[64]>]
     %b = arith.constant {helia.name = "b"} dense<2.0> : tensor<16xf32>
-    // CHECK: arith.constant {helia.binding = [#helia.binding<arena = @constant_mram{{.*}}stream_arena = @stream_sram, stream_offset = 0>]
+    // CHECK: arith.constant {helia.binding = [#helia.binding<@constant_mram{{.*}}, stream = @stream_sram[0]>]
     %c = arith.constant {helia.name = "c"} dense<3.0> : tensor<16xf32>
     // 'a' and 'b' are both read at step 4; 'c' reuses 'a''s slot at step 5.
     // Sums of constants alone cost RAM a fold would save (remarks say so).

@@ -20,11 +20,11 @@
 // (1920).
 
 // STATIC-LABEL: func.func @f
-// STATIC: "test.w"() {helia.binding = [{{.*}}memory = "dtcm", source_memory = "flash"{{.*}}helia.name = "a/w"
-// STATIC: "test.w"() {helia.binding = [{{.*}}memory = "flash", source_memory = "flash"{{.*}}helia.name = "b/w"
+// STATIC: "test.w"() {helia.binding = [#helia.binding<@constant_dtcm_from_flash[{{.*}}helia.name = "a/w"
+// STATIC: "test.w"() {helia.binding = [#helia.binding<@constant_flash[{{.*}}helia.name = "b/w"
 // PROFILED-LABEL: func.func @f
-// PROFILED: "test.w"() {helia.binding = [{{.*}}memory = "flash", source_memory = "flash"{{.*}}helia.name = "a/w"
-// PROFILED: "test.w"() {helia.binding = [{{.*}}memory = "dtcm", source_memory = "flash"{{.*}}helia.name = "b/w"
+// PROFILED: "test.w"() {helia.binding = [#helia.binding<@constant_flash[{{.*}}helia.name = "a/w"
+// PROFILED: "test.w"() {helia.binding = [#helia.binding<@constant_dtcm_from_flash[{{.*}}helia.name = "b/w"
 // DEFAULT: warning: traffic-profile '{{.*}}profile.json' is not used by objective=default; give objective=traffic
 
 // expected-remark-re @+1 {{traffic profile '{{.*}}profile.json' measured 2 of 5 buffers; the other 3 keep the static model's traffic (remarks=true names them)}}

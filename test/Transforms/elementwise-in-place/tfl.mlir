@@ -12,12 +12,12 @@
 // CHECK: %[[B:.*]] = "tfl.add"(%[[W:.*]], %[[L]]) {helia.in_place = 1 : i64}
 // CHECK: "tfl.quantize"(%[[B]]) {helia.in_place = 0 : i64} : (tensor<1x16xi8>) -> tensor<1x16xui8>
 // Two buffers: the input and the one the four results share.
-// PLAN: helia.arena @scratch_dtcm {{.*}}size = 32 : i64
+// PLAN: helia.arena @scratch_dtcm {{.*}}size 32 align
 // PLAN-LABEL: func.func @activations
-// PLAN: "tfl.fully_connected"{{.*}}offset = [[OFF:[0-9]+]]>]
-// PLAN: "tfl.logistic"{{.*}}offset = [[OFF]]>]
-// PLAN: "tfl.add"{{.*}}offset = [[OFF]]>]
-// PLAN: "tfl.quantize"{{.*}}offset = [[OFF]]>]
+// PLAN: "tfl.fully_connected"{{.*}}{{\[}}[[OFF:[0-9]+]]]>]
+// PLAN: "tfl.logistic"{{.*}}{{\[}}[[OFF]]]>]
+// PLAN: "tfl.add"{{.*}}{{\[}}[[OFF]]]>]
+// PLAN: "tfl.quantize"{{.*}}{{\[}}[[OFF]]]>]
 func.func @activations(%x: tensor<1x8xi8>) -> tensor<1x16xui8> {
   %w = "tfl.pseudo_const"() {helia.constant} : () -> tensor<16x8xi8>
   %bias = "tfl.pseudo_const"() {helia.constant} : () -> tensor<1x1xi8>

@@ -7,6 +7,6 @@
 // CHECK: mram{{ +}}4128768 9223372036854775807
 // CHECK: hydrated at init: 9223372036854775807
 module {
-  helia.arena @a {role = #helia.role<constant>, memory = "dtcm", source_memory = "mram", size = 9223372036854775807, alignment = 16}
-  helia.arena @b {role = #helia.role<constant>, memory = "sram", source_memory = "mram", size = 9223372036854775807, alignment = 16}
+  helia.arena @a constant in "dtcm" from "mram" size 9223372036854775807 align 16
+  helia.arena @b constant in "sram" from "mram" size 9223372036854775807 align 16
 }

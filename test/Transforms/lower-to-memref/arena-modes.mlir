@@ -57,18 +57,18 @@
 // PREFIX-NOT: @model_
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  helia.arena @constant_dtcm_from_mram {alignment = 16 : i64, memory = "dtcm", role = #helia.role<constant>, size = 16 : i64, source_memory = "mram"}
-  helia.arena @constant_mram {alignment = 16 : i64, memory = "mram", role = #helia.role<constant>, size = 16 : i64}
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
-    %w = arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_mram, role = constant, memory = "dtcm", source_memory = "mram", offset = 0>]} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
-    %b = arith.constant {helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 0>]} dense<0.5> : tensor<4xf32>
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  helia.arena @constant_dtcm_from_mram constant in "dtcm" from "mram" size 16 align 16
+  helia.arena @constant_mram constant in "mram" size 16 align 16
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
+    %w = arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_mram[0]>]} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %b = arith.constant {helia.binding = [#helia.binding<@constant_mram[0]>]} dense<0.5> : tensor<4xf32>
     // y at 16: x is still read by the mul.
-    %e = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : tensor<4xf32>
-    %y = linalg.mul {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %e = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} : tensor<4xf32>
+    %y = linalg.mul {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
     // z reuses x's slot at 0: x is dead after the mul.
-    %e2 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<4xf32>
-    %z = linalg.add {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} ins(%y, %b : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+    %e2 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : tensor<4xf32>
+    %z = linalg.add {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} ins(%y, %b : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
     return %z : tensor<4xf32>
   }
 }

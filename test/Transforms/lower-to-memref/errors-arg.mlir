@@ -7,8 +7,8 @@
 // after each of its calls, losing hydrated constants and persistent state.
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
   func.func @run(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
@@ -28,8 +28,8 @@ module {
 // Only a direct call can be given the arena arguments.
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
   func.func @main() -> ((tensor<4xf32>) -> tensor<4xf32>) attributes {helia.unplanned} {
@@ -46,8 +46,8 @@ module {
 // a copy of its own is fine too.
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {
@@ -59,8 +59,8 @@ module {
 // -----
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> attributes {helia.unplanned} {

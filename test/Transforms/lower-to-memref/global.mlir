@@ -64,34 +64,34 @@
 // CHECK: return
 
 module attributes {helia.platform = "apollo510_evb"} {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 64 : i64}
-  helia.arena @stream_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64, stream}
-  helia.arena @persistent_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<persistent>, size = 32 : i64}
-  helia.arena @constant_dtcm_from_mram {alignment = 16 : i64, memory = "dtcm", role = #helia.role<constant>, size = 64 : i64, source_memory = "mram"}
-  helia.arena @constant_mram {alignment = 16 : i64, memory = "mram", role = #helia.role<constant>, size = 64 : i64}
+  helia.arena @scratch_dtcm scratch in "dtcm" size 64 align 16
+  helia.arena @stream_dtcm scratch in "dtcm" stream size 32 align 16
+  helia.arena @persistent_dtcm persistent in "dtcm" size 32 align 16
+  helia.arena @constant_dtcm_from_mram constant in "dtcm" from "mram" size 64 align 16
+  helia.arena @constant_mram constant in "mram" size 64 align 16
   func.func @model(
       // offset 0 of scratch
-      %x: tensor<2x4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>},
+      %x: tensor<2x4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>},
       // offset 0 of persistent
-      %s: tensor<2x4xf32> {helia.binding = #helia.binding<arena = @persistent_dtcm, role = persistent, memory = "dtcm", source_memory = "dtcm", offset = 0>, helia.persistent})
+      %s: tensor<2x4xf32> {helia.binding = #helia.binding<@persistent_dtcm[0]>, helia.persistent})
       -> (tensor<2x4xf32>, tensor<8xf32>) {
     // pinned: offset 0 of the staged arena
-    %w = arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_mram, role = constant, memory = "dtcm", source_memory = "mram", offset = 0>]} dense<[[1.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf32>
+    %w = arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_mram[0]>]} dense<[[1.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf32>
     // streamed: bytes at 0 of the cold arena, copied to 0 of the pool
-    %v = arith.constant {helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 0, stream_arena = @stream_dtcm, stream_offset = 0>]} dense<[[0.5, 0.5, 0.5, 0.5], [1.5, 1.5, 1.5, 1.5]]> : tensor<2x4xf32>
+    %v = arith.constant {helia.binding = [#helia.binding<@constant_mram[0], stream = @stream_dtcm[0]>]} dense<[[0.5, 0.5, 0.5, 0.5], [1.5, 1.5, 1.5, 1.5]]> : tensor<2x4xf32>
     // cold: offset 32 of the cold arena, read in place
-    %b = arith.constant {helia.binding = [#helia.binding<arena = @constant_mram, role = constant, memory = "mram", source_memory = "mram", offset = 32>]} dense<10.0> : tensor<2x4xf32>
+    %b = arith.constant {helia.binding = [#helia.binding<@constant_mram[32]>]} dense<10.0> : tensor<2x4xf32>
     %zero = arith.constant 0.0 : f32
-    %e = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} : tensor<2x4xf32>
-    %f = linalg.fill {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
-    %m = linalg.matmul {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} ins(%x, %w : tensor<2x4xf32>, tensor<4x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
-    %e2 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<2x4xf32>
-    %a = linalg.add {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} ins(%m, %v : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e2 : tensor<2x4xf32>) -> tensor<2x4xf32>
-    %e3 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} : tensor<2x4xf32>
-    %n = linalg.add {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 32>]} ins(%a, %s : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e3 : tensor<2x4xf32>) -> tensor<2x4xf32>
-    %e4 = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<2x4xf32>
-    %o = linalg.add {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} ins(%n, %b : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e4 : tensor<2x4xf32>) -> tensor<2x4xf32>
-    %c = tensor.collapse_shape %o [[0, 1]] {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : tensor<2x4xf32> into tensor<8xf32>
+    %e = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[32]>]} : tensor<2x4xf32>
+    %f = linalg.fill {helia.binding = [#helia.binding<@scratch_dtcm[32]>]} ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+    %m = linalg.matmul {helia.binding = [#helia.binding<@scratch_dtcm[32]>]} ins(%x, %w : tensor<2x4xf32>, tensor<4x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
+    %e2 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : tensor<2x4xf32>
+    %a = linalg.add {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} ins(%m, %v : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e2 : tensor<2x4xf32>) -> tensor<2x4xf32>
+    %e3 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[32]>]} : tensor<2x4xf32>
+    %n = linalg.add {helia.binding = [#helia.binding<@scratch_dtcm[32]>]} ins(%a, %s : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e3 : tensor<2x4xf32>) -> tensor<2x4xf32>
+    %e4 = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : tensor<2x4xf32>
+    %o = linalg.add {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} ins(%n, %b : tensor<2x4xf32>, tensor<2x4xf32>) outs(%e4 : tensor<2x4xf32>) -> tensor<2x4xf32>
+    %c = tensor.collapse_shape %o [[0, 1]] {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : tensor<2x4xf32> into tensor<8xf32>
     return %n, %c : tensor<2x4xf32>, tensor<8xf32>
   }
 }

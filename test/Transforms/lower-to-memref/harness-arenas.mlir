@@ -44,8 +44,8 @@
 // ARGS: return
 
 module {
-  helia.arena @scratch_dtcm {alignment = 16 : i64, memory = "dtcm", role = #helia.role<scratch>, size = 32 : i64}
-  helia.arena @constant_dtcm_from_mram {alignment = 16 : i64, memory = "dtcm", role = #helia.role<constant>, size = 16 : i64, source_memory = "mram"}
+  helia.arena @scratch_dtcm scratch in "dtcm" size 32 align 16
+  helia.arena @constant_dtcm_from_mram constant in "dtcm" from "mram" size 16 align 16
 
   func.func @main() attributes {helia.unplanned} {
     call @model_hydrate_constants() : () -> ()
@@ -61,15 +61,15 @@ module {
     return
   }
 
-  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
-    %w = arith.constant {helia.binding = [#helia.binding<arena = @constant_dtcm_from_mram, role = constant, memory = "dtcm", source_memory = "mram", offset = 0>]} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
-    %e = tensor.empty() {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} : tensor<4xf32>
-    %y = linalg.mul {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 16>]} ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  func.func @model(%x: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
+    %w = arith.constant {helia.binding = [#helia.binding<@constant_dtcm_from_mram[0]>]} dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %e = tensor.empty() {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} : tensor<4xf32>
+    %y = linalg.mul {helia.binding = [#helia.binding<@scratch_dtcm[16]>]} ins(%x, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
     return %y : tensor<4xf32>
   }
 
-  func.func @outer(%a: tensor<4xf32> {helia.binding = #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>}) -> tensor<4xf32> {
-    %r = call @model(%a) {helia.binding = [#helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm", source_memory = "dtcm", offset = 0>]} : (tensor<4xf32>) -> tensor<4xf32>
+  func.func @outer(%a: tensor<4xf32> {helia.binding = #helia.binding<@scratch_dtcm[0]>}) -> tensor<4xf32> {
+    %r = call @model(%a) {helia.binding = [#helia.binding<@scratch_dtcm[0]>]} : (tensor<4xf32>) -> tensor<4xf32>
     return %r : tensor<4xf32>
   }
 }

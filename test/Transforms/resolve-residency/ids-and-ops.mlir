@@ -1,4 +1,4 @@
-// RUN: helia-opt %s --helia-resolve-residency | FileCheck %s
+// RUN: helia-opt %s --helia-resolve-residency=all-placements=true | FileCheck %s
 
 // Tensors without names (as importers emit them) are selected by the ids
 // the report and the JSON plan show, and by the op that produces them.
@@ -42,7 +42,7 @@ module attributes {helia.rules = [
 
 // The same selectors in a rules file (heliaAOT's form plus "op").
 // RUN: echo '[{"type": "scratch", "op": "linalg.mul", "attributes": {"memory": "sram"}}, {"type": "constant", "id": "#1", "attributes": {"memory": "mram"}}, {"id": "g:#2", "attributes": {"memory": "psram"}}]' > %t.rules.json
-// RUN: helia-opt %s --helia-resolve-residency=rules-file=%t.rules.json | FileCheck %s --check-prefix=FILE
+// RUN: helia-opt %s "--helia-resolve-residency=rules-file=%t.rules.json all-placements=true" | FileCheck %s --check-prefix=FILE
 // FILE-LABEL: func.func @f(
 // FILE: arith.constant {helia.placement = [#helia.placement<id = 1, kind = constant, memory = "mram">]}
 // FILE: linalg.mul {helia.placement = [#helia.placement<id = 4, kind = scratch, memory = "sram">]}
@@ -52,8 +52,8 @@ module attributes {helia.rules = [
 // An id selects every function's tensor of that id: a scratch #1 in @g
 // meets the same rule as the constant #1 in @f.
 // RUN: echo '[{"id": "#1", "attributes": {"memory": "mram"}}]' > %t.all.json
-// RUN: not helia-opt %s --helia-resolve-residency=rules-file=%t.all.json 2>&1 | FileCheck %s --check-prefix=ALL
+// RUN: not helia-opt %s "--helia-resolve-residency=rules-file=%t.all.json all-placements=true" 2>&1 | FileCheck %s --check-prefix=ALL
 // ALL: error: rule #0 places scratch tensor '#1' in 'mram', which is read-only at run time; choose a writable memory
 // RUN: echo '[{"op": 3, "attributes": {"memory": "sram"}}]' > %t.bad.json
-// RUN: not helia-opt %s --helia-resolve-residency=rules-file=%t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not helia-opt %s "--helia-resolve-residency=rules-file=%t.bad.json all-placements=true" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: rules file '{{.*}}bad.json': entry 0, field 'op': expected a string or a list of strings

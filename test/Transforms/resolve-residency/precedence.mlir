@@ -1,4 +1,4 @@
-// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-resolve-residency 2>/dev/null | FileCheck %s
+// RUN: helia-opt %s -split-input-file -allow-unregistered-dialect -helia-resolve-residency=all-placements=true 2>/dev/null | FileCheck %s
 
 // heliaAOT precedence: type+id > type only > id only > neither; ties go to
 // the later rule; fields merge one by one; helia.attributes beats all.

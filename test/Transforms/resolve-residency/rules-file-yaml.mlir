@@ -1,10 +1,10 @@
 // RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.yaml" | FileCheck %s
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/flow.yml" | FileCheck %s
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.txt" | FileCheck %s
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/object.yaml" | FileCheck %s --check-prefix=OBJECT
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/json.rules" | FileCheck %s --check-prefix=OBJECT
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/empty.yaml" | FileCheck %s --check-prefix=EMPTY
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.yaml all-placements=true" | FileCheck %s
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/flow.yml all-placements=true" | FileCheck %s
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.txt all-placements=true" | FileCheck %s
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/object.yaml all-placements=true" | FileCheck %s --check-prefix=OBJECT
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/json.rules all-placements=true" | FileCheck %s --check-prefix=OBJECT
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/empty.yaml all-placements=true" | FileCheck %s --check-prefix=EMPTY
 
 // Rules in YAML, as heliaAOT users write them: the fields and semantics of
 // the JSON file (rules-file.mlir), here the same three rules in block style,

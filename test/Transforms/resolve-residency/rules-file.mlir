@@ -1,7 +1,7 @@
 // RUN: split-file %s %t
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.json" | FileCheck %s
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/object.json" | FileCheck %s --check-prefix=OBJECT
-// RUN: helia-opt %t/model.mlir -helia-resolve-residency | FileCheck %s --check-prefix=MODULE
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/rules.json all-placements=true" | FileCheck %s
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency="rules-file=%t/object.json all-placements=true" | FileCheck %s --check-prefix=OBJECT
+// RUN: helia-opt %t/model.mlir -helia-resolve-residency=all-placements=true | FileCheck %s --check-prefix=MODULE
 
 // A rules file (heliaAOT's JSON field names) replaces the module's
 // helia.rules; without the option the module's rules apply.

@@ -1,4 +1,4 @@
-// RUN: helia-opt %s -allow-unregistered-dialect -helia-resolve-residency | FileCheck %s
+// RUN: helia-opt %s -allow-unregistered-dialect -helia-resolve-residency=all-placements=true | FileCheck %s
 
 // Which values are tensors, their ids (program order per function: arguments
 // first), their names (NameLoc, fused locations with one name per result,

@@ -246,13 +246,14 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
           tensor.writeBytes = traffic.getBuffers()[buffer.index].writeBytes;
         }
         tensor.arena = it->second;
-        tensor.role = binding.getRole();
-        tensor.memory = binding.getMemory().getValue().str();
-        tensor.sourceMemory = binding.getSourceMemory().getValue().str();
+        const PlanArena &arena = plan.arenas[it->second];
+        tensor.role = arena.role;
+        tensor.memory = arena.memory;
+        tensor.sourceMemory = arena.sourceMemory;
         tensor.offset = static_cast<int64_t>(binding.getOffset());
         tensor.constantOnly = constantOnly;
         if (info.kind == TensorKind::Constant)
-          tensor.residency = binding.isStaged() ? Residency::Pin
+          tensor.residency = arena.staged ? Residency::Pin
                              : binding.getStreamArena() ? Residency::Stream
                                                         : Residency::Direct;
         if (PlacementAttr placement = getPlacement(info.value))

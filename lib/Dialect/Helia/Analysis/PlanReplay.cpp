@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 
@@ -98,6 +99,8 @@ private:
   DenseMap<Value, OwnerId> valueOwner;
   std::vector<Function> functions;
   llvm::StringMap<unsigned> functionIndex;
+  /// The staged constant arenas, by name.
+  llvm::StringSet<> stagedArenas;
   /// Buffers of staged constants: hydrated before everything.
   SmallVector<OwnerId> hydrated;
   DenseMap<unsigned, SmallVector<std::tuple<unsigned, int64_t, int64_t>>>
@@ -120,10 +123,10 @@ OwnerId Replay::addOwner(StringAttr arena, int64_t offset, int64_t size,
 LogicalResult Replay::analyze() {
   // Writable arenas only: cold constants are never written.
   for (ArenaOp arena : module.getOps<ArenaOp>()) {
-    bool cold = arena.getRole() == ArenaRole::Constant &&
-                arena.getSourceMemoryOrMemory() == arena.getMemory();
-    if (cold)
+    if (arena.isCold())
       continue;
+    if (arena.isStaged())
+      stagedArenas.insert(arena.getSymName());
     arenaIndex[arena.getSymName()] = state.size();
     state.emplace_back();
   }
@@ -157,8 +160,8 @@ LogicalResult Replay::analyze() {
       for (OwnerId id : {owner, stream})
         if (id != kNoOwner)
           fn.owned.push_back(id);
-      if (owner != kNoOwner && binding.getRole() == ArenaRole::Constant &&
-          stream == kNoOwner)
+      if (owner != kNoOwner && stream == kNoOwner &&
+          stagedArenas.contains(binding.getArena().getValue()))
         hydrated.push_back(owner);
       // Readers of a streamed constant read its slot.
       OwnerId read = stream != kNoOwner ? stream : owner;

@@ -4,6 +4,7 @@
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -14,26 +15,139 @@ using namespace mlir::helia;
 // ArenaOp
 //===----------------------------------------------------------------------===//
 
+/// The arena's role as a bare keyword: `scratch`, `persistent`, `constant`.
+static ParseResult parseArenaRole(OpAsmParser &parser, ArenaRoleAttr &role) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ArenaRole> value = symbolizeArenaRole(keyword);
+  if (!value)
+    return parser.emitError(loc, "expected an arena role (scratch, "
+                                 "persistent or constant), got '")
+           << keyword << "'";
+  role = ArenaRoleAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printArenaRole(OpAsmPrinter &printer, ArenaOp, ArenaRoleAttr role) {
+  printer << stringifyArenaRole(role.getValue());
+}
+
 LogicalResult ArenaOp::verify() {
-  // The accessors are unsigned: read the stored signed values, so that
-  // `size = -128` is not taken for 2^64 - 128 (nor printed as
-  // `memref<-128xi8>` by the lowering).
-  int64_t size = getSizeAttr().getInt();
-  int64_t alignment = getAlignmentAttr().getInt();
-  if (size <= 0)
-    return emitOpError("size must be positive, got ") << size;
-  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
-    return emitOpError("alignment must be a positive power of two, got ")
-           << alignment;
   if (getMemory().empty())
     return emitOpError("needs a non-empty memory");
-  if (getRole() != ArenaRole::Constant && isStaged())
+  if (getRole() != ArenaRole::Constant &&
+      getSourceMemoryOrMemory() != getMemory())
     return emitOpError("only constant arenas may have a source_memory ('")
            << *getSourceMemory() << "') other than their memory ('"
            << getMemory() << "')";
   if (getStream() && getRole() != ArenaRole::Scratch)
     return emitOpError("a stream pool must have role scratch");
   return success();
+}
+
+ArenaOp mlir::helia::lookupArena(SymbolTableCollection &symbols,
+                                 Operation *from, FlatSymbolRefAttr arena) {
+  // Arenas live in the module: an unregistered op with regions between
+  // `from` and the module counts as a symbol table of its own, so do not
+  // look for the nearest one.
+  auto module = isa<ModuleOp>(from) ? cast<ModuleOp>(from)
+                                    : from->getParentOfType<ModuleOp>();
+  if (!module || !arena)
+    return {};
+  return symbols.lookupSymbolIn<ArenaOp>(module, arena.getAttr());
+}
+
+/// Checks a binding against its arena: the arena exists, the tensor of
+/// `type` lies inside it, and the offset honours the arena's alignment; the
+/// same for its stream slot.
+static LogicalResult verifyBinding(SymbolTableCollection &symbols,
+                                   Operation *anchor, BindingAttr binding,
+                                   Type type) {
+  ArenaOp arena = lookupArena(symbols, anchor, binding.getArena());
+  if (!arena)
+    return anchor->emitOpError("binding names arena ")
+           << binding.getArena() << " which is not a helia.arena";
+  uint64_t align = arena.getAlignment();
+  if (binding.getOffset() % align != 0)
+    return anchor->emitOpError("binding offset ")
+           << binding.getOffset() << " in arena " << binding.getArena()
+           << " is not a multiple of its alignment " << align;
+  // A tensor of a sized type lies inside its arena, and its stream slot (if
+  // any) inside the stream pool. A hand-written binding may sit on a type of
+  // more than 2^64 bytes (nullopt), which overruns every arena.
+  auto shaped = dyn_cast<ShapedType>(type);
+  bool sized = shaped && shaped.hasStaticShape() &&
+               getElementByteSize(shaped.getElementType());
+  std::optional<uint64_t> bytes =
+      sized ? getTensorByteSize(shaped) : std::nullopt;
+  auto checkBounds = [&](ArenaOp target, uint64_t offset) -> LogicalResult {
+    if (!sized)
+      return success();
+    uint64_t size = target.getSize();
+    if (bytes && *bytes <= size && offset <= size - *bytes)
+      return success();
+    InFlightDiagnostic diag = anchor->emitOpError("tensor of ");
+    if (bytes)
+      diag << *bytes;
+    else
+      diag << "more than 2^64";
+    return diag << " bytes at offset " << offset << " overruns arena @"
+                << target.getSymName() << " of " << target.getSize()
+                << " bytes";
+  };
+  if (failed(checkBounds(arena, binding.getOffset())))
+    return failure();
+  FlatSymbolRefAttr streamArena = binding.getStreamArena();
+  if (!streamArena)
+    return success();
+  if (arena.getRole() != ArenaRole::Constant)
+    return anchor->emitOpError("binding streams a tensor of ")
+           << stringifyArenaRole(arena.getRole()) << " arena "
+           << binding.getArena() << "; only constants are streamed";
+  ArenaOp pool = lookupArena(symbols, anchor, streamArena);
+  if (!pool || !pool.getStream())
+    return anchor->emitOpError("binding streams into ")
+           << streamArena << " which is not a helia.arena marked stream";
+  uint64_t poolAlign = pool.getAlignment();
+  if (*binding.getStreamOffset() % poolAlign != 0)
+    return anchor->emitOpError("stream offset ")
+           << *binding.getStreamOffset() << " in arena " << streamArena
+           << " is not a multiple of its alignment " << poolAlign;
+  return checkBounds(pool, *binding.getStreamOffset());
+}
+
+LogicalResult ArenaOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  // The first arena of the module checks every binding of the module, in
+  // one walk that shares `symbols`' table (the dialect's attribute verifier
+  // checks only their shape, and that the module declares arenas at all).
+  auto module = dyn_cast_or_null<ModuleOp>((*this)->getParentOp());
+  if (!module || *module.getOps<ArenaOp>().begin() != *this)
+    return success();
+  StringAttr name = StringAttr::get(getContext(),
+                                    HeliaDialect::BindingAttrHelper::getNameStr());
+  WalkResult result = module->walk([&](Operation *op) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      if (func.isExternal())
+        return WalkResult::advance();
+      for (BlockArgument arg : func.getArguments())
+        if (auto binding = func.getArgAttrOfType<BindingAttr>(
+                arg.getArgNumber(), name))
+          if (failed(verifyBinding(symbols, op, binding, arg.getType())))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    auto list = op->getAttrOfType<ArrayAttr>(name);
+    if (!list || list.size() != op->getNumResults())
+      return WalkResult::advance();
+    for (auto [attr, result] : llvm::zip(list, op->getResults()))
+      if (auto binding = dyn_cast<BindingAttr>(attr))
+        if (failed(verifyBinding(symbols, op, binding, result.getType())))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 int64_t mlir::helia::getArenaBytesIn(ModuleOp module, StringRef memory) {

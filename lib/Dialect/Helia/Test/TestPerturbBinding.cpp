@@ -100,10 +100,9 @@ struct TestPerturbBindingPass
       }
       binding = getBinding(other);
     } else if (offset >= 0) {
-      binding = BindingAttr::get(
-          binding.getContext(), binding.getArena(), binding.getRole(),
-          binding.getMemory(), binding.getSourceMemory(), offset,
-          binding.getStreamArena(), binding.getStreamOffset());
+      binding = BindingAttr::get(binding.getContext(), binding.getArena(),
+                                 offset, binding.getStreamArena(),
+                                 binding.getStreamOffset());
     }
     setBinding(value, binding);
     // What the planner cached stays: the verifier must not rely on it.

@@ -27,9 +27,11 @@ ArenaStorage::packConstants(func::FuncOp func,
     if (op.getNumResults() != 1 || !matchPattern(&op, m_Constant(&value)))
       continue;
     BindingAttr binding = bindings.lookup(op.getResult(0));
-    if (!binding || binding.getRole() != ArenaRole::Constant)
+    if (!binding)
       continue;
     Arena &arena = arenas.lookup(binding.getArena().getAttr());
+    if (!arena.isConstant())
+      continue;
     uint64_t size =
         *getTensorByteSize(cast<TensorType>(op.getResult(0).getType()));
     MutableArrayRef<uint8_t> slot(arena.bytes.data() + binding.getOffset(),

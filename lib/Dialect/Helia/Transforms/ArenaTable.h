@@ -40,10 +40,12 @@ struct Arena {
   /// -1 when the arena is a global.
   int argIndex = -1;
 
-  bool isConstant() const { return role == ArenaRole::Constant; }
-  bool isStaged() const { return isConstant() && sourceMemory != memory; }
-  /// Cold constant arenas are read in place and never written at run time.
-  bool isCold() const { return isConstant() && !isStaged(); }
+  ArenaClass getArenaClass() const {
+    return {role, memory.getValue(), sourceMemory.getValue()};
+  }
+  bool isConstant() const { return getArenaClass().isConstant(); }
+  bool isStaged() const { return getArenaClass().isStaged(); }
+  bool isCold() const { return getArenaClass().isCold(); }
 
   MemRefType getType(StringAttr space) const;
   /// The type of the memref that tensors are viewed from at run time.

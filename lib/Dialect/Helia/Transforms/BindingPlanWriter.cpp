@@ -22,11 +22,7 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
   // suffix, in the deterministic order of the keys.
   SymbolTable symbols(module);
   // Each arena's attributes, interned once for all its tensors.
-  struct ArenaAttrs {
-    FlatSymbolRefAttr name;
-    StringAttr memory, source;
-  };
-  std::map<ArenaKey, ArenaAttrs> arenaNames;
+  std::map<ArenaKey, FlatSymbolRefAttr> arenaNames;
   FlatSymbolRefAttr streamArena;
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   int64_t alignment = plan.getAlignment();
@@ -40,13 +36,11 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
         builder.getI64IntegerAttr(std::max<int64_t>(bytes, alignment)),
         builder.getI64IntegerAttr(alignment),
         key.stream ? builder.getUnitAttr() : UnitAttr());
-    ArenaAttrs &attrs = arenaNames[key];
-    attrs = {FlatSymbolRefAttr::get(symbols.insert(arena)),
-             builder.getStringAttr(key.memory),
-             builder.getStringAttr(key.source)};
+    FlatSymbolRefAttr &name = arenaNames[key];
+    name = FlatSymbolRefAttr::get(symbols.insert(arena));
     // The last stream pool in key order, as every streamed binding names.
     if (key.stream)
-      streamArena = attrs.name;
+      streamArena = name;
   }
 
   StringAttr bindingName =
@@ -57,9 +51,8 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
     std::optional<uint64_t> streamOffset;
     if (buffer.streamed)
       streamOffset = buffer.streamOffset;
-    const ArenaAttrs &arena = arenaNames.at(key);
     auto binding = BindingAttr::get(
-        ctx, arena.name, key.role, arena.memory, arena.source, buffer.offset,
+        ctx, arenaNames.at(key), buffer.offset,
         buffer.streamed ? streamArena : FlatSymbolRefAttr(), streamOffset);
     const BufferAnalysis &analysis = plan.getAnalysis(buffer);
     for (unsigned member : buffer.info->members) {

@@ -8,6 +8,7 @@
 #include "helia/Planner/Planner.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -17,6 +18,8 @@ namespace planner = ::helia::planner;
 LogicalResult mlir::helia::checkBindings(const FunctionLiveness &function,
                                          const SymbolTable &symbols,
                                          PlatformAttr platform) {
+  // An arena's memories are checked once, when its first tensor names it.
+  llvm::SmallPtrSet<Operation *, 8> checkedArenas;
   for (const StorageGroup &group : function.getGroups()) {
     for (unsigned member : group.members) {
       const TensorInfo &tensor = function.getTensors()[member];
@@ -31,8 +34,9 @@ LogicalResult mlir::helia::checkBindings(const FunctionLiveness &function,
         return emitError(loc)
                << "tensor '" << tensor.getDisplayName() << "' is bound to "
                << binding.getArena() << ", which is not a helia.arena";
-      if (!platform.lookupMemory(arena.getMemory()) ||
-          !platform.lookupMemory(arena.getSourceMemoryOrMemory()))
+      if (checkedArenas.insert(arena).second &&
+          (!platform.lookupMemory(arena.getMemory()) ||
+           !platform.lookupMemory(arena.getSourceMemoryOrMemory())))
         return arena.emitError("arena is in a memory that platform '")
                << platform.getName() << "' does not have: "
                << platform.getMemoryNamesForDiagnostic();

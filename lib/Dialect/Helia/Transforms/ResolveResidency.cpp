@@ -205,6 +205,10 @@ Attribute HeliaResolveResidency::placementFor(const TensorInfo &tensor,
       remark << " (constant_destination_memory dropped: residency is "
              << stringifyResidency(*res.residency) << ")";
   }
+  // A placement that sets nothing would only repeat the tensor's id, name
+  // and kind, which every pass derives from the IR: the planner chooses.
+  if (!allPlacements && !res.memory && !res.destination && !res.residency)
+    return {};
   return PlacementAttr::get(&getContext(), tensor.id, tensor.name, tensor.kind,
                             res.memory, res.destination, res.residency);
 }
@@ -257,12 +261,17 @@ void HeliaResolveResidency::runOnOperation() {
       ok = false;
       continue;
     }
-    // Results of one op are gathered into one array attribute.
+    // Results of one op are gathered into one array attribute, which only
+    // ops with a placement get (a stale one from an earlier run goes).
     Operation *currentOp = nullptr;
     SmallVector<Attribute> current;
     auto flush = [&]() {
-      if (currentOp)
+      if (currentOp && llvm::all_of(current, llvm::IsaPred<UnitAttr>)) {
+        if (currentOp->hasAttr(placementName))
+          currentOp->removeAttr(placementName);
+      } else if (currentOp) {
         currentOp->setAttr(placementName, ArrayAttr::get(ctx, current));
+      }
       currentOp = nullptr;
       current.clear();
     };
@@ -278,6 +287,8 @@ void HeliaResolveResidency::runOnOperation() {
         if (Attribute placement =
                 placementFor(tensor, override, arg.getLoc(), ok))
           func.setArgAttr(arg.getArgNumber(), placementName, placement);
+        else if (func.getArgAttr(arg.getArgNumber(), placementName))
+          func.removeArgAttr(arg.getArgNumber(), placementName);
         continue;
       }
       auto result = cast<OpResult>(tensor.value);

@@ -37,6 +37,10 @@ public:
       : arenas(arenas), state(state), bases(arenas, func) {}
 
   BindingAttr lookup(Value value) const { return state.bindings.lookup(value); }
+  /// The arena `binding` names.
+  const Arena &getArena(BindingAttr binding) const {
+    return arenas.lookup(binding.getArena().getAttr());
+  }
   void bind(Value value, BindingAttr binding) {
     state.bindings[value] = binding;
   }

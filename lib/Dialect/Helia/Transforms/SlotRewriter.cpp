@@ -44,7 +44,7 @@ void SlotRewriter::lowerConstant(OpBuilder &builder, Operation *op) {
   BindingAttr binding = slots.lookup(result);
   auto type = cast<TensorType>(result.getType());
   Location loc = op->getLoc();
-  if (binding.getRole() != ArenaRole::Constant) {
+  if (!slots.getArena(binding).isConstant()) {
     // A constant planned in writable memory gets its value at run time. The
     // copy is not bound (unlike moveIntoSlot's).
     builder.setInsertionPointAfter(op);

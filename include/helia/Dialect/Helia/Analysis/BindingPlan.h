@@ -14,6 +14,7 @@
 #define HELIA_DIALECT_HELIA_ANALYSIS_BINDINGPLAN_H
 
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/IR/ArenaClass.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Planner.h"
 #include "helia/Planner/Traffic.h"
@@ -44,8 +45,9 @@ struct ArenaKey {
     return {ArenaRole::Constant, memory.str(), memory.str(), false, true};
   }
 
+  ArenaClass getArenaClass() const { return {role, memory, source}; }
   /// True for an arena copied at init from another memory.
-  bool isStaged() const { return source != memory; }
+  bool isStaged() const { return getArenaClass().isStaged(); }
 
   bool operator<(const ArenaKey &other) const {
     return std::tie(role, memory, source, stream, sourceBlob) <

@@ -251,33 +251,28 @@ def Helia_PlacementAttr : Helia_Attr<"Placement", "placement"> {
 def Helia_BindingAttr : Helia_Attr<"Binding", "binding"> {
   let summary = "TensorBinding: where the planner put a tensor";
   let description = [{
-    The planner's decision for one tensor: the arena (a `helia.arena`
-    symbol), its role, memory and source memory (equal to `memory` except
-    for staged constants), and the byte offset in the arena. A streamed
-    constant also names its slot in the stream pool (`stream_arena`,
-    `stream_offset`).
+    The planner's decision for one tensor: its arena (a `helia.arena`
+    symbol) and its byte offset there, written `@arena[offset]`. The role,
+    memory and source memory of heliaAOT's TensorBinding are the arena's
+    (`helia.arena` says them once; getArenaOf finds the arena). A streamed
+    constant also names its slot in the stream pool.
 
     ```mlir
-    #helia.binding<arena = @scratch_dtcm, role = scratch, memory = "dtcm",
-                   source_memory = "dtcm", offset = 64>
+    #helia.binding<@scratch_dtcm[64]>
+    #helia.binding<@constant_mram[512], stream = @stream_sram[0]>
     ```
   }];
   let parameters = (ins
     "::mlir::FlatSymbolRefAttr":$arena,
-    "::mlir::helia::ArenaRole":$role,
-    "::mlir::StringAttr":$memory,
-    "::mlir::StringAttr":$source_memory,
     "uint64_t":$offset,
     OptionalParameter<"::mlir::FlatSymbolRefAttr">:$stream_arena,
     OptionalParameter<"std::optional<uint64_t>">:$stream_offset
   );
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// True for a constant whose runtime copy lives in another memory than
-    /// its source bytes.
-    bool isStaged() const { return getMemory() != getSourceMemory(); }
+  let assemblyFormat = [{
+    `<` $arena `[` $offset `]`
+    (`,` `stream` `=` $stream_arena^ `[` $stream_offset `]`)? `>`
   }];
+  let genVerifyDecl = 1;
 }
 
 include "helia/Dialect/Helia/IR/HeliaFirmwareAttrs.td"

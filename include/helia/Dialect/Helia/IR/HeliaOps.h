@@ -3,6 +3,7 @@
 #ifndef HELIA_DIALECT_HELIA_IR_HELIAOPS_H
 #define HELIA_DIALECT_HELIA_IR_HELIAOPS_H
 
+#include "helia/Dialect/Helia/IR/ArenaClass.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,6 +20,12 @@ namespace mlir::helia {
 /// the source blob of every staged arena whose source it is. The sum
 /// saturates at INT64_MAX instead of wrapping.
 int64_t getArenaBytesIn(ModuleOp module, StringRef memory);
+
+/// The `helia.arena` that `arena` names in the module around `from`, looked
+/// up through `symbols` (which caches the module's table); null if the
+/// module declares no such arena.
+ArenaOp lookupArena(SymbolTableCollection &symbols, Operation *from,
+                    FlatSymbolRefAttr arena);
 } // namespace mlir::helia
 
 #endif // HELIA_DIALECT_HELIA_IR_HELIAOPS_H

@@ -239,6 +239,10 @@ def HeliaResolveResidency : Pass<"helia-resolve-residency", "::mlir::ModuleOp"> 
            "JSON rules file (heliaAOT field names); overrides helia.rules">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark per tensor saying which rule set each field">,
+    Option<"allPlacements", "all-placements", "bool", /*default=*/"false",
+           "Write a #helia.placement on every tensor, also those that no "
+           "rule places (to inspect ids, names and kinds); by default only "
+           "tensors a rule or helia.attributes sets a field of get one">,
   ];
   let dependentDialects = ["::mlir::helia::HeliaDialect"];
 }
@@ -466,7 +470,7 @@ def HeliaMaterializeSlots
     that the globals replace.
 
     ```mlir
-    // helia.arena @scratch_dtcm {role = #helia.role<scratch>, memory = "dtcm", size = 64, alignment = 16}
+    // helia.arena @scratch_dtcm scratch in "dtcm" size 64 align 16
     memref.global "private" @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">> = uninitialized {alignment = 16 : i64}
     %arena = memref.get_global @scratch_dtcm : memref<64xi8, #helia.memory<"dtcm">>
     %view = memref.view %arena[%c32][] : memref<64xi8, #helia.memory<"dtcm">> to memref<8xf32, #helia.memory<"dtcm">>
