@@ -299,6 +299,12 @@ void HeliaMaterializeSlots::runOnOperation() {
     if (failed(collectBindings(func, state)) ||
         failed(storage.packConstants(func, state.bindings)))
       return signalPassFailure();
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      for (BlockArgument arg : func.getArguments())
+        if (arg.use_empty())
+          state.ignoredArguments.insert(
+              {func.getSymNameAttr(), arg.getArgNumber()});
   numConstants += storage.numConstants;
   numArenas += arenas.size();
   storage.createGlobals(module);
