@@ -376,6 +376,11 @@ static void collectStorageRoots(Value value,
       worklist.push_back(dps.getTiedOpOperand(result)->get());
       continue;
     }
+    // A nested scf.for's result is stored in its init's buffer.
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      worklist.push_back(loop.getTiedLoopInit(result)->get());
+      continue;
+    }
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
       for (Region &region : op->getRegions())
         if (!region.empty())
@@ -450,11 +455,15 @@ static bool isWrittenInLoop(BlockArgument iterArg) {
   return false;
 }
 
-void mlir::helia::copyOuterValuesYieldedBesideCarried(
-    FunctionOpInterface func) {
-  if (!func.getFunctionBody().hasOneBlock())
-    return;
-  SmallVector<OpOperand *> outer;
+/// Calls `fn` with each yield operand of a branch (`scf.if`,
+/// `scf.index_switch`) in a loop body whose result another region of the
+/// branch yields a value for that is stored in a loop's carried buffer
+/// (an iter_arg the loop writes into), with the loop and the operand's
+/// storage roots (collectStorageRoots). Every call comes after the walk.
+static void forEachYieldedBesideCarried(
+    FunctionOpInterface func,
+    function_ref<void(Operation *, OpOperand &, ArrayRef<Value>)> fn) {
+  SmallVector<std::tuple<Operation *, OpOperand *, SmallVector<Value>>> found;
   func.walk([&](Operation *branch) {
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
       return;
@@ -471,7 +480,7 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
         continue;
       unsigned index = result.getResultNumber();
       bool carried = false;
-      SmallVector<OpOperand *> outerHere;
+      SmallVector<std::pair<OpOperand *, SmallVector<Value>>> others;
       for (Operation *yield : yields) {
         llvm::SmallSetVector<Value, 4> roots;
         collectStorageRoots(yield->getOperand(index), roots);
@@ -480,20 +489,59 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
               return arg && isWrittenInLoop(arg);
             }))
           carried = true;
-        else if (llvm::any_of(roots, [&](Value root) {
-                   return isDefinedOutside(root, loop);
-                 }))
-          outerHere.push_back(&yield->getOpOperand(index));
+        else
+          others.push_back({&yield->getOpOperand(index),
+                            SmallVector<Value>(roots.getArrayRef())});
       }
       if (carried)
-        llvm::append_range(outer, outerHere);
+        for (auto &[operand, roots] : others)
+          found.push_back({loop, operand, std::move(roots)});
     }
   });
+  for (auto &[loop, operand, roots] : found)
+    fn(loop, *operand, roots);
+}
+
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  SmallVector<OpOperand *> outer;
+  forEachYieldedBesideCarried(
+      func, [&](Operation *loop, OpOperand &operand, ArrayRef<Value> roots) {
+        if (llvm::any_of(roots, [&](Value root) {
+              return isDefinedOutside(root, loop);
+            }))
+          outer.push_back(&operand);
+      });
   for (OpOperand *operand : outer) {
     OpBuilder builder(operand->getOwner());
     operand->set(bufferization::AllocTensorOp::create(
         builder, operand->getOwner()->getParentOp()->getLoc(),
         cast<RankedTensorType>(operand->get().getType()), ValueRange(),
         operand->get()));
+  }
+}
+
+void mlir::helia::allocateFreshValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  llvm::SetVector<Operation *> empties;
+  forEachYieldedBesideCarried(
+      func, [&](Operation *loop, OpOperand &, ArrayRef<Value> roots) {
+        for (Value root : roots)
+          if (auto empty = root.getDefiningOp<tensor::EmptyOp>();
+              empty && empty->getNumOperands() == 0 &&
+              empty.getType().hasStaticShape() && loop->isAncestor(empty))
+            empties.insert(empty);
+      });
+  for (Operation *empty : empties) {
+    OpBuilder builder(empty);
+    Value alloc = bufferization::AllocTensorOp::create(
+        builder, empty->getLoc(),
+        cast<RankedTensorType>(empty->getResult(0).getType()), ValueRange());
+    empty->replaceAllUsesWith(ValueRange{alloc});
+    empty->erase();
   }
 }
