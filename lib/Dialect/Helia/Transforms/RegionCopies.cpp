@@ -104,6 +104,22 @@ bool mlir::helia::copyYieldsIntoIterArgs(
       }
     }
   });
+  // An scf.while around a loop that now copies back yields that loop's
+  // result, stored in its carried buffer from here on: the copies its
+  // condition got because that result was another buffer go too (the
+  // analysis that follows decides again).
+  for (auto &entry : yields) {
+    Operation *loop = std::get<1>(entry)->getOwner()->getParentOp();
+    for (auto whileOp = loop->getParentOfType<scf::WhileOp>(); whileOp;
+         whileOp = whileOp->getParentOfType<scf::WhileOp>())
+      for (auto [index, operand] :
+           llvm::enumerate(whileOp.getConditionOp().getArgs())) {
+        auto alloc = operand.getDefiningOp<bufferization::AllocTensorOp>();
+        if (alloc && alloc.getCopy() == whileOp.getBeforeArguments()[index] &&
+            alloc->hasOneUse() && !llvm::is_contained(conditionCopies, alloc))
+          conditionCopies.push_back(alloc);
+      }
+  }
   for (bufferization::AllocTensorOp copy : conditionCopies) {
     copy.replaceAllUsesWith(copy.getCopy());
     copy.erase();
