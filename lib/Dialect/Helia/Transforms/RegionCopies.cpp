@@ -71,6 +71,9 @@ getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
   return {};
 }
 
+static void collectStorageRoots(Value value,
+                                llvm::SmallSetVector<Value, 4> &roots);
+
 bool mlir::helia::copyYieldsIntoIterArgs(
     FunctionOpInterface func, const bufferization::AnalysisState &state) {
   SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
@@ -124,24 +127,65 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     copy.replaceAllUsesWith(copy.getCopy());
     copy.erase();
   }
-  // The copies back run in order before each yield: one that reads a
-  // carried value (a loop yielding its old value for another iter_arg, as
-  // a shift register does) goes before the copy that overwrites it.
-  llvm::DenseSet<std::pair<Operation *, Value>> targets;
-  for (auto [alloc, use, iterArg] : yields)
-    targets.insert({use->getOwner(), iterArg});
-  llvm::SmallPtrSet<Operation *, 4> readers;
-  for (auto [alloc, use, iterArg] : yields) {
-    Value source = alloc.getCopy() && use->get() == alloc.getResult()
-                       ? alloc.getCopy()
-                       : use->get();
-    if (targets.contains({use->getOwner(), source}))
-      readers.insert(alloc);
+  // The copies back run in order before each yield: one whose value may be
+  // stored in another's carried buffer (a loop yielding the old value of
+  // an iter_arg for another one, as a shift register does, or a branch's
+  // result that may be one) goes before the copy that overwrites it. Where
+  // the copies read each other's buffers in a cycle (a swap), the value of
+  // one is first copied into a buffer of its own, a top-level slot live at
+  // the loop's step, and copied back from there last.
+  using Entry =
+      std::tuple<bufferization::AllocTensorOp, OpOperand *, BlockArgument>;
+  auto getSource = [](const Entry &entry) {
+    auto [alloc, use, iterArg] = entry;
+    return alloc.getCopy() && use->get() == alloc.getResult() ? alloc.getCopy()
+                                                              : use->get();
+  };
+  SmallVector<Entry> ordered;
+  DenseMap<Operation *, Value> saved;
+  {
+    SmallVector<Entry> pending(yields.begin(), yields.end());
+    SmallVector<llvm::SmallSetVector<Value, 4>> roots(pending.size());
+    for (auto [entry, entryRoots] : llvm::zip(pending, roots))
+      collectStorageRoots(getSource(entry), entryRoots);
+    SmallVector<bool> done(pending.size(), false), isSaved(pending.size(),
+                                                           false);
+    // True when pending copy `i` reads the buffer that copy `j` writes.
+    auto reads = [&](unsigned i, unsigned j) {
+      return i != j && !done[i] && !isSaved[i] &&
+             std::get<1>(pending[i])->getOwner() ==
+                 std::get<1>(pending[j])->getOwner() &&
+             roots[i].contains(std::get<2>(pending[j]));
+    };
+    for (unsigned left = pending.size(); left > 0;) {
+      std::optional<unsigned> next;
+      for (unsigned j = 0, e = pending.size(); j < e && !next; ++j)
+        if (!done[j] && llvm::none_of(llvm::seq(e), [&](unsigned i) {
+              return reads(i, j);
+            }))
+          next = j;
+      if (!next) {
+        // A cycle: the first copy left keeps its value in a slot of its own.
+        unsigned k = *llvm::find_if(llvm::seq<unsigned>(0, pending.size()),
+                                    [&](unsigned i) { return !done[i]; });
+        auto [alloc, use, iterArg] = pending[k];
+        Operation *yield = use->getOwner();
+        Operation *top = yield->getParentOfType<FunctionOpInterface>()
+                             .getFunctionBody()
+                             .front()
+                             .findAncestorOpInBlock(*yield);
+        OpBuilder builder(yield);
+        saved[alloc] = copyIntoTopLevelTensor(builder, alloc.getLoc(), top,
+                                              getSource(pending[k]));
+        isSaved[k] = true;
+        continue;
+      }
+      done[*next] = true;
+      --left;
+      ordered.push_back(pending[*next]);
+    }
   }
-  std::stable_partition(yields.begin(), yields.end(), [&](auto &entry) {
-    return readers.contains(std::get<0>(entry).getOperation());
-  });
-  for (auto [alloc, use, iterArg] : yields) {
+  for (auto [alloc, use, iterArg] : ordered) {
     Operation *yield = use->getOwner();
     Operation *loop = yield->getParentOp();
     OpBuilder builder(yield);
@@ -158,6 +202,13 @@ bool mlir::helia::copyYieldsIntoIterArgs(
                     "bufferization must write its successor out of place "
                     "(the successor is not computed into the carried "
                     "buffer)");
+    if (Value value = saved.lookup(alloc)) {
+      use->set(linalg::CopyOp::create(builder, alloc.getLoc(), value, iterArg)
+                   .getResult(0));
+      if (alloc->use_empty())
+        alloc.erase();
+      continue;
+    }
     // A copy made only for the yield: the copied value goes straight into
     // the carried buffer, without the copy. Otherwise the value computed in
     // the iteration's own buffer (which hoisting makes a top-level slot) is
