@@ -443,9 +443,17 @@ static void collectStorageRoots(Value value,
       worklist.push_back(dps.getTiedOpOperand(result)->get());
       continue;
     }
-    // A nested scf.for's result is stored in its init's buffer.
+    // A nested loop's result is stored in its init's buffer (an scf.while
+    // that passes on what it carries).
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       worklist.push_back(loop.getTiedLoopInit(result)->get());
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op);
+        loop && loop.getInits().size() == loop->getNumResults() &&
+        loop.getInits()[result.getResultNumber()].getType() ==
+            result.getType()) {
+      worklist.push_back(loop.getInits()[result.getResultNumber()]);
       continue;
     }
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
