@@ -148,6 +148,18 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     SmallVector<llvm::SmallSetVector<Value, 4>> roots(pending.size());
     for (auto [entry, entryRoots] : llvm::zip(pending, roots))
       collectStorageRoots(getSource(entry), entryRoots);
+    // What One-Shot Analysis may see in each carried buffer: the buffer
+    // and, where a copy back's value may be stored in it, every buffer that
+    // value may be stored in (a branch yielding it beside another value
+    // joins them in one alias set).
+    SmallVector<llvm::SmallSetVector<Value, 4>> targets(pending.size());
+    for (auto [j, entry] : llvm::enumerate(pending)) {
+      targets[j].insert(std::get<2>(entry));
+      for (auto [k, other] : llvm::enumerate(pending))
+        if (std::get<1>(other)->getOwner() == std::get<1>(entry)->getOwner() &&
+            roots[k].contains(std::get<2>(entry)))
+          targets[j].insert(roots[k].begin(), roots[k].end());
+    }
     SmallVector<bool> done(pending.size(), false), isSaved(pending.size(),
                                                            false);
     // True when pending copy `i` reads the buffer that copy `j` writes.
@@ -155,7 +167,9 @@ bool mlir::helia::copyYieldsIntoIterArgs(
       return i != j && !done[i] && !isSaved[i] &&
              std::get<1>(pending[i])->getOwner() ==
                  std::get<1>(pending[j])->getOwner() &&
-             roots[i].contains(std::get<2>(pending[j]));
+             llvm::any_of(roots[i], [&](Value root) {
+               return targets[j].contains(root);
+             });
     };
     for (unsigned left = pending.size(); left > 0;) {
       std::optional<unsigned> next;
