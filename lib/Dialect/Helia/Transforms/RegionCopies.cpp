@@ -328,13 +328,13 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       // A copy made for a call (the callee writes into its argument) is
       // handed to the callee writable: it becomes a copy into a top-level
       // `alloc_tensor()`, whose slot the lowering hands over writable when
-      // the call is the copy's only user.
+      // the call is the copy's only user. A copy that other ops use too
+      // (a loop's init beside the call) moves like any other copy: its
+      // top-level slot holds what the copy's buffer held, in every
+      // iteration.
       if (isCopy && alloc->hasOneUse() &&
           isa<CallOpInterface>(*alloc->getUsers().begin()))
         callCopies.push_back(alloc);
-      else if (isCopy &&
-               llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
-        return;
       else if (isCopy)
         copies.push_back(alloc);
       else
