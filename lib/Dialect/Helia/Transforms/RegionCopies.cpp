@@ -72,7 +72,8 @@ getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
 }
 
 static void collectStorageRoots(Value value,
-                                llvm::SmallSetVector<Value, 4> &roots);
+                                llvm::SmallSetVector<Value, 4> &roots,
+                                bool throughLoops);
 
 bool mlir::helia::copyYieldsIntoIterArgs(
     FunctionOpInterface func, const bufferization::AnalysisState &state) {
@@ -147,7 +148,8 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     SmallVector<Entry> pending(yields.begin(), yields.end());
     SmallVector<llvm::SmallSetVector<Value, 4>> roots(pending.size());
     for (auto [entry, entryRoots] : llvm::zip(pending, roots))
-      collectStorageRoots(getSource(entry), entryRoots);
+      collectStorageRoots(getSource(entry), entryRoots,
+                          /*throughLoops=*/true);
     // What One-Shot Analysis may see in each carried buffer: the buffer
     // and, where a copy back's value may be stored in it, every buffer that
     // value may be stored in (a branch yielding it beside another value
@@ -432,10 +434,12 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
 
 /// The values whose buffers `value` may be stored in, as far as the ops of a
 /// loop body show: through views, the inits of destination-style ops, and
-/// every branch of an `scf.if` or `scf.index_switch`. The roots are block
-/// arguments and the results of other ops.
+/// every branch of an `scf.if` or `scf.index_switch`, and with
+/// `throughLoops` from a nested loop's result to its init. The roots are
+/// block arguments and the results of other ops.
 static void collectStorageRoots(Value value,
-                                llvm::SmallSetVector<Value, 4> &roots) {
+                                llvm::SmallSetVector<Value, 4> &roots,
+                                bool throughLoops) {
   SmallVector<Value> worklist{value};
   DenseSet<Value> visited;
   while (!worklist.empty()) {
@@ -459,12 +463,13 @@ static void collectStorageRoots(Value value,
     }
     // A nested loop's result is stored in its init's buffer (an scf.while
     // that passes on what it carries).
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && throughLoops) {
       worklist.push_back(loop.getTiedLoopInit(result)->get());
       continue;
     }
     if (auto loop = dyn_cast<scf::WhileOp>(op);
-        loop && loop.getInits().size() == loop->getNumResults() &&
+        loop && throughLoops &&
+        loop.getInits().size() == loop->getNumResults() &&
         loop.getInits()[result.getResultNumber()].getType() ==
             result.getType()) {
       worklist.push_back(loop.getInits()[result.getResultNumber()]);
@@ -548,9 +553,10 @@ static bool isWrittenInLoop(BlockArgument iterArg) {
 /// `scf.index_switch`) in a loop body whose result another region of the
 /// branch yields a value for that is stored in a loop's carried buffer
 /// (an iter_arg the loop writes into), with the loop and the operand's
-/// storage roots (collectStorageRoots). Every call comes after the walk.
+/// storage roots (collectStorageRoots, `throughLoops`). Every call comes
+/// after the walk.
 static void forEachYieldedBesideCarried(
-    FunctionOpInterface func,
+    FunctionOpInterface func, bool throughLoops,
     function_ref<void(Operation *, OpOperand &, ArrayRef<Value>)> fn) {
   SmallVector<std::tuple<Operation *, OpOperand *, SmallVector<Value>>> found;
   func.walk([&](Operation *branch) {
@@ -572,7 +578,7 @@ static void forEachYieldedBesideCarried(
       SmallVector<std::pair<OpOperand *, SmallVector<Value>>> others;
       for (Operation *yield : yields) {
         llvm::SmallSetVector<Value, 4> roots;
-        collectStorageRoots(yield->getOperand(index), roots);
+        collectStorageRoots(yield->getOperand(index), roots, throughLoops);
         if (llvm::any_of(roots, [](Value root) {
               BlockArgument arg = getLoopCarriedArg(root);
               return arg && isWrittenInLoop(arg);
@@ -596,8 +602,11 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
   if (!func.getFunctionBody().hasOneBlock())
     return;
   SmallVector<OpOperand *> outer;
+  // An inner loop's result whose init is an outer value gets its copy
+  // from the analysis (of the init), not here.
   forEachYieldedBesideCarried(
-      func, [&](Operation *loop, OpOperand &operand, ArrayRef<Value> roots) {
+      func, /*throughLoops=*/false,
+      [&](Operation *loop, OpOperand &operand, ArrayRef<Value> roots) {
         if (llvm::any_of(roots, [&](Value root) {
               return isDefinedOutside(root, loop);
             }))
@@ -617,8 +626,11 @@ void mlir::helia::allocateFreshValuesYieldedBesideCarried(
   if (!func.getFunctionBody().hasOneBlock())
     return;
   llvm::SetVector<Operation *> empties;
+  // A branch yielding an inner loop's result yields the value that loop
+  // carries: its init's buffer.
   forEachYieldedBesideCarried(
-      func, [&](Operation *loop, OpOperand &, ArrayRef<Value> roots) {
+      func, /*throughLoops=*/true,
+      [&](Operation *loop, OpOperand &, ArrayRef<Value> roots) {
         for (Value root : roots)
           if (auto empty = root.getDefiningOp<tensor::EmptyOp>();
               empty && empty->getNumOperands() == 0 &&
