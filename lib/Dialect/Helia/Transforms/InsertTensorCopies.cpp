@@ -309,6 +309,7 @@ void HeliaInsertTensorCopies::runOnOperation() {
     copyValuesYieldedTwice(func);
     copyOuterValuesYieldedBesideCarried(func);
     splitNestedEmptyTensors(func);
+    allocateFreshValuesYieldedBesideCarried(func);
     hoistNestedStorage(func);
     carryReadStorageThroughLoops(func);
   }
