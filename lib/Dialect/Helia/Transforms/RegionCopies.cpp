@@ -2,6 +2,8 @@
 
 #include "RegionCopies.h"
 #include "LoopStorage.h"
+#include "helia/Dialect/Helia/Analysis/BufferOwners.h"
+#include "helia/Dialect/Helia/Analysis/Bufferization.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -349,45 +351,7 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
   }
 }
 
-/// The values whose buffers `value` may be stored in, as far as the ops of a
-/// loop body show: through views, the inits of destination-style ops, and
-/// every branch of an `scf.if` or `scf.index_switch`. The roots are block
-/// arguments and the results of other ops.
-static void collectStorageRoots(Value value,
-                                llvm::SmallSetVector<Value, 4> &roots) {
-  SmallVector<Value> worklist{value};
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (!visited.insert(next).second)
-      continue;
-    auto result = dyn_cast<OpResult>(next);
-    if (!result) {
-      roots.insert(next);
-      continue;
-    }
-    Operation *op = result.getOwner();
-    if (isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
-            tensor::ExpandShapeOp, tensor::CastOp>(op)) {
-      worklist.push_back(op->getOperand(0));
-      continue;
-    }
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
-      worklist.push_back(dps.getTiedOpOperand(result)->get());
-      continue;
-    }
-    if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-      for (Region &region : op->getRegions())
-        if (!region.empty())
-          worklist.push_back(region.front().getTerminator()->getOperand(
-              result.getResultNumber()));
-      continue;
-    }
-    roots.insert(next);
-  }
-}
-
-/// True when `value` (a root of collectStorageRoots) is storage defined
+/// True when `value` (an owner of collectBufferOwners) is storage defined
 /// outside `loop`: an argument of the function (helia's analysis marks them
 /// read-only), a constant, a value of the body around the loop, an iter_arg
 /// of a loop around it, or storage hoisted out of the loop's regions (one
@@ -454,6 +418,9 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
     FunctionOpInterface func) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
+  bufferization::OneShotBufferizationOptions options =
+      getBufferizationOptions();
+  bufferization::AnalysisState state(options);
   SmallVector<OpOperand *> outer;
   func.walk([&](Operation *branch) {
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
@@ -473,8 +440,8 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
       bool carried = false;
       SmallVector<OpOperand *> outerHere;
       for (Operation *yield : yields) {
-        llvm::SmallSetVector<Value, 4> roots;
-        collectStorageRoots(yield->getOperand(index), roots);
+        llvm::SetVector<Value> roots;
+        collectBufferOwners(yield->getOperand(index), state, roots);
         if (llvm::any_of(roots, [](Value root) {
               BlockArgument arg = getLoopCarriedArg(root);
               return arg && isWrittenInLoop(arg);
