@@ -14,6 +14,7 @@
 
 #include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "llvm/Support/Format.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
@@ -114,13 +115,6 @@ LogicalResult FirmwareLayout::describeModel(Operation *module,
   return success();
 }
 
-/// Bytes of one element as the C type holds it (i1 in a byte).
-static uint64_t getElementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  return std::max<uint64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 static std::string getRegionMacro(StringRef upper, const FirmwareRegion &r) {
   return (upper + "_REGION_" + toCIdentifier(r.memory + "_" + r.arena, true))
       .str();
@@ -147,7 +141,7 @@ static void writeTensor(raw_ostream &os, StringRef prefix, StringRef upper,
     os << "#define " << macro << "_DIM_" << i << " " << dim << "\n";
   os << "#define " << macro << "_SIZE " << tensor.getNumElements() << "u\n";
   os << "#define " << macro << "_BYTES "
-     << tensor.getNumElements() * getElementBytes(tensor.elementType)
+     << tensor.getNumElements() * *getElementByteSize(tensor.elementType)
      << "u\n";
 }
 

@@ -11,6 +11,7 @@
 #include "LayoutCopies.h"
 #include "LoopStorage.h"
 #include "RegionCopies.h"
+#include "helia/Dialect/Helia/Analysis/BufferOwners.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
@@ -97,37 +98,6 @@ static void copyNestedCallResults(FunctionOpInterface func) {
       }
     }
   }
-}
-
-/// True when `value` may be stored in any of several buffers: it is, or
-/// bufferizes into, the result of an `scf.if` (or another op whose regions
-/// run at most once), which is the buffer of whichever value the taken
-/// branch yields.
-static bool mayBeSeveralBuffers(Value value,
-                                const bufferization::AnalysisState &state) {
-  SmallVector<Value> worklist{value};
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (!visited.insert(next).second)
-      continue;
-    // A loop's iter_arg is its init's buffer, and a loop writes into its
-    // init: that write gets the copy when the init may be several buffers.
-    if (isa<BlockArgument>(next))
-      continue;
-    Operation *op = next.getDefiningOp();
-    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op))
-      return true;
-    // A call's results are buffers of their own (helia's caller copies
-    // them); what a call aliases is only known to the module analysis.
-    if (isa<CallOpInterface>(op) ||
-        !state.getOptions().dynCastBufferizableOp(op))
-      continue;
-    for (const bufferization::AliasingOpOperand &alias :
-         state.getAliasingOpOperands(next))
-      worklist.push_back(alias.opOperand->get());
-  }
-  return false;
 }
 
 /// A value that may be stored in several buffers owns no storage of its own
