@@ -6,7 +6,7 @@ usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
               [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
               [--triage] [--no-stale-results] [--plain-only] [-v]
               [--extra-options "in-place=true"] [--control-flow K]
-              [--plan-only [--json FILE]]
+              [--plan-only [--json FILE]] [--timeout SECONDS]
        run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
@@ -123,7 +123,7 @@ def run(cmd, stdin=None, env=None):
         p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT,
                            env=env)
     except subprocess.TimeoutExpired:
-        return "timeout", b"", "timed out after %d s" % TIMEOUT
+        return "timeout", b"", "timed out after %g s" % TIMEOUT
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
@@ -345,9 +345,13 @@ def main():
     p.add_argument("--plan-only", action="store_true",
                    help="run only the planned pipeline (no execution) and "
                         "count the rejections by first-error class")
+    p.add_argument("--timeout", type=float, default=TIMEOUT, metavar="SECONDS",
+                   help="wall time after which a step counts as crashed "
+                        "(default %(default)s; raise it on a loaded machine)")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="with --plan-only: write seed -> [status, first error]")
     args = p.parse_args()
+    globals()["TIMEOUT"] = args.timeout
     if args.json and not args.plan_only:
         p.error("--json needs --plan-only")
     if args.plan_only and (args.module or args.plain_only or args.triage):
