@@ -2,6 +2,7 @@
 
 #include "RegionCopies.h"
 #include "LoopStorage.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -306,11 +307,44 @@ static bool isCarriedAcrossIterations(Value value, Operation *top,
   return false;
 }
 
+/// False when `call` calls a planned function, whose arguments are
+/// read-only (helia-insert-tensor-copies gives every write into one an
+/// explicit copy in the callee).
+static bool mayWriteIntoArguments(CallOpInterface call) {
+  auto callee =
+      dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  return !callee || !isPlannedFunction(callee);
+}
+
 void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
                                      const bufferization::AnalysisState &state) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
   for (Operation &top : func.getFunctionBody().front()) {
+    // A copy that a call and other ops use (copy insertion copied the
+    // result of a view that must not alias its source, and every use reads
+    // the copy). A planned callee never writes into its arguments (they are
+    // read-only for its analysis): the copy is hoisted like any other, and
+    // the callee reads it. A callee that may write into its argument gets a
+    // copy of its own, made at the same point from the same source, which
+    // that call alone uses and is handed over writable.
+    SmallVector<OpOperand *> writingCallUses;
+    top.walk([&](bufferization::AllocTensorOp alloc) {
+      if (!alloc.getCopy() || alloc->hasOneUse() ||
+          !isOnlyInBranches(alloc, &top))
+        return;
+      for (OpOperand &use : alloc->getUses())
+        if (isa<CallOpInterface>(use.getOwner()) &&
+            mayWriteIntoArguments(cast<CallOpInterface>(use.getOwner())))
+          writingCallUses.push_back(&use);
+    });
+    for (OpOperand *use : writingCallUses) {
+      auto alloc = cast<bufferization::AllocTensorOp>(use->get().getDefiningOp());
+      if (alloc->hasOneUse())
+        continue;
+      OpBuilder builder(alloc);
+      use->set(builder.clone(*alloc)->getResult(0));
+    }
     SmallVector<Operation *> undefined;
     SmallVector<bufferization::AllocTensorOp> copies, callCopies;
     top.walk([&](Operation *op) {
@@ -337,6 +371,11 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       if (isCopy && alloc->hasOneUse() &&
           isa<CallOpInterface>(*alloc->getUsers().begin()))
         callCopies.push_back(alloc);
+      else if (isCopy && llvm::any_of(alloc->getUsers(), [](Operation *user) {
+                 auto call = dyn_cast<CallOpInterface>(user);
+                 return call && mayWriteIntoArguments(call);
+               }))
+        return;
       else if (isCopy)
         copies.push_back(alloc);
       else
