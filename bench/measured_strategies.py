@@ -37,10 +37,11 @@ def cycles(report):
     return total
 
 
-def measure(model, limit, build, options):
+def measure(model, limit, build, options, common):
     out = subprocess.run(
         [sys.executable, os.path.join(HERE, "traffic.py"), model,
-         "--build", build, "--json", "--memory-limit", "dtcm=" + limit] + options,
+         "--build", build, "--json", "--memory-limit", "dtcm=" + limit] +
+        ["--compile-option=" + o for o in common] + options,
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -50,6 +51,10 @@ def main():
     ap.add_argument("cases", nargs="+", metavar="MODEL=DTCM_BYTES",
                     help="a model and the DTCM limit of its plans")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--compile-option", action="append", default=[],
+                    metavar="OPT",
+                    help="a helia-compile option for every plan (repeatable; "
+                         "e.g. --compile-option=--index-bitwidth=32)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless profiled <= every other strategy on "
                          "every row and the checksums agree")
@@ -68,11 +73,12 @@ def main():
                 extra = ["--compile-option=--objective=" + objective]
                 if objective == "default":
                     extra += ["--profile", profile]
-                report = measure(model, limit, args.build, extra)
+                report = measure(model, limit, args.build, extra, args.compile_option)
                 row[objective] = cycles(report)
                 sums.add(report["checksum"])
             report = measure(model, limit, args.build,
-                             ["--profile", profile, "--replan"])
+                             ["--profile", profile, "--replan"],
+                             args.compile_option)
             row["profiled"] = cycles(report)
             sums.add(report["checksum"])
             kept = report["replan"]["chosen"]
