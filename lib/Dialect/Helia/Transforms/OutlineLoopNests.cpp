@@ -78,6 +78,54 @@ static void sinkDefinitions(Region &region) {
       replaceAllUsesInRegionWith(result, mapping.lookup(result), region);
 }
 
+static bool forwardsInit(scf::ForOp loop, unsigned index);
+
+/// True if `value` is `target`, or the result of loops that each yield
+/// the value they were given, given `target`.
+static bool isSameValue(Value value, Value target) {
+  while (value != target) {
+    auto result = dyn_cast<OpResult>(value);
+    auto loop = result ? dyn_cast<scf::ForOp>(result.getOwner()) : nullptr;
+    if (!loop || !forwardsInit(loop, result.getResultNumber()))
+      return false;
+    value = loop.getInitArgs()[result.getResultNumber()];
+  }
+  return true;
+}
+
+/// True if result `index` of `loop` is its init value: the loop yields
+/// its iteration argument (through inner loops that do the same). A loop
+/// nest bufferized in place carries its output buffer so, and yields it.
+static bool forwardsInit(scf::ForOp loop, unsigned index) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  return isSameValue(yield.getOperand(index), loop.getRegionIterArg(index));
+}
+
+/// The top-level loop nests of `block` that can be outlined: scf.for and
+/// scf.parallel without results, and scf.for whose every result is its
+/// init value, whose uses then take the init value instead.
+static SmallVector<Operation *> getLoopNests(Block &block) {
+  SmallVector<Operation *> nests;
+  for (Operation &op : block) {
+    if (!isa<scf::ForOp, scf::ParallelOp>(op))
+      continue;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      bool forwards = true;
+      for (unsigned i = 0, e = loop.getNumResults(); forwards && i < e; ++i)
+        forwards = forwardsInit(loop, i);
+      if (!forwards)
+        continue;
+      for (auto [result, init] :
+           llvm::zip(loop.getResults(), loop.getInitArgs()))
+        result.replaceAllUsesWith(init);
+    } else if (op.getNumResults() != 0) {
+      continue;
+    }
+    nests.push_back(&op);
+  }
+  return nests;
+}
+
 void HeliaOutlineLoopNests::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -88,10 +136,7 @@ void HeliaOutlineLoopNests::runOnOperation() {
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (func.isExternal() || !func.getBody().hasOneBlock())
       continue;
-    SmallVector<Operation *> nests;
-    for (Operation &op : func.getBody().front())
-      if (isa<scf::ForOp, scf::ParallelOp>(op) && op.getNumResults() == 0)
-        nests.push_back(&op);
+    SmallVector<Operation *> nests = getLoopNests(func.getBody().front());
     unsigned index = 0;
     for (Operation *nest : nests) {
       // The nest alone in a region of its own, which upstream outlines.
