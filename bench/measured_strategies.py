@@ -16,7 +16,9 @@ every other objective the one of fewest measured weighted cycles is kept
 (`kept`; `profile's plan` is the measured cycles of the re-plan itself).
 
 --check exits 1 unless, on every row, `profiled` is at most every other
-strategy and every plan prints the same output checksum.
+strategy and every plan prints the same output checksum; with
+--check-traffic also unless the static `traffic` plan is at most
+default, fast-share and hand.
 """
 import argparse, json, math, os, subprocess, sys, tempfile
 
@@ -58,6 +60,10 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless profiled <= every other strategy on "
                          "every row and the checksums agree")
+    ap.add_argument("--check-traffic", action="store_true",
+                    help="with --check, also exit 1 unless the static traffic "
+                         "plan <= default, fast-share and hand on every row "
+                         "(issue 21's target)")
     args = ap.parse_args()
     print("| model | DTCM limit | " + " | ".join(COLUMNS) +
           " | kept | profile's plan | traffic vs best other | profiled vs best other"
@@ -99,8 +105,12 @@ def main():
                                 f"best other {best['profiled']}")
             if len(sums) != 1:
                 failures.append(f"{name} at {limit}: the plans' checksums differ")
+            if args.check_traffic and row["traffic"] > best["traffic"]:
+                failures.append(f"{name} at {limit}: traffic {row['traffic']} > "
+                                f"best other {best['traffic']}")
     print()
-    print(f"profiled above another strategy, or checksums differ: {len(failures)}")
+    print(f"profiled above another strategy, or checksums differ"
+          f"{', or traffic above another' if args.check_traffic else ''}: {len(failures)}")
     for f in failures:
         print("  " + f)
     return 1 if args.check and failures else 0

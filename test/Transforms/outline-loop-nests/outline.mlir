@@ -94,6 +94,48 @@ func.func @taken() {
   }
   return
 }
+// A nest that carries its output buffer through its loops (as bufferized
+// convolutions do) yields the buffer it was given: outlined, and its
+// result's uses take the buffer itself. A loop that yields another value
+// stays.
+// CHECK-LABEL: func.func private @carried_op0()
+// CHECK: %[[V:.*]] = memref.view
+// CHECK: scf.for {{.*}} iter_args(%[[B:.*]] = %[[V]]) -> (memref<16xi8>)
+// CHECK: scf.for {{.*}} iter_args(%[[C:.*]] = %[[B]]) -> (memref<16xi8>)
+// CHECK: memref.store {{.*}}, %[[C]]
+// CHECK: return
+// CHECK-LABEL: func.func @carried()
+// CHECK: %[[OUT:.*]] = memref.view
+// CHECK: %[[OTHER:.*]] = memref.view
+// CHECK: call @carried_op0() : () -> ()
+// CHECK-NEXT: %[[SWAP:.*]] = scf.for
+// CHECK: memref.load %[[OUT]]
+// CHECK: memref.load %[[SWAP]]
+func.func @carried() -> (i8, i8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1 : i8
+  %a = memref.get_global @arena : memref<64xi8>
+  %out = memref.view %a[%c0][] : memref<64xi8> to memref<16xi8>
+  %other = memref.view %a[%c16][] : memref<64xi8> to memref<16xi8>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%b = %out) -> (memref<16xi8>) {
+    %s = scf.for %j = %c0 to %c4 step %c1 iter_args(%c = %b) -> (memref<16xi8>) {
+      %k = affine.apply affine_map<(d0, d1) -> (d0 * 4 + d1)>(%i, %j)
+      memref.store %one, %c[%k] : memref<16xi8>
+      scf.yield %c : memref<16xi8>
+    }
+    scf.yield %s : memref<16xi8>
+  }
+  %swap = scf.for %i = %c0 to %c4 step %c1 iter_args(%b = %out) -> (memref<16xi8>) {
+    scf.yield %other : memref<16xi8>
+  }
+  %x = memref.load %r[%c0] : memref<16xi8>
+  %y = memref.load %swap[%c0] : memref<16xi8>
+  return %x, %y : i8, i8
+}
+
 // CHECK-LABEL: func.func private @external(memref<16xi8>)
 func.func private @external(memref<16xi8>)
 
