@@ -15,7 +15,6 @@ bufferization and do not lower (docs/Firmware.md).
 
 Usage: bench/firmware.py BUILD_DIR [--runs=N]
 """
-import argparse
 import os
 import statistics
 import subprocess
@@ -26,6 +25,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "scripts"))
 import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
+from cli import make_parser, tool  # noqa: E402  (bench/cli.py)
 
 LLVM = llvm_prefix.PREFIX
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
@@ -78,16 +78,14 @@ def sections(elf):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", nargs="?", default="build",
-                        help="build directory with bin/helia-opt")
+    parser = make_parser(__doc__, bench=False)
     parser.add_argument("--runs", type=int, default=5,
                         help="runs per measurement")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     runs = args.runs
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    opt = os.path.join(build, "bin", "helia-opt")
+    opt = tool(build)
     board = os.path.join(root, "examples", "firmware", "mps3_an547.ld")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

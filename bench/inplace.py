@@ -24,13 +24,14 @@ and counts those whose arenas change and those where one grows.
 usage: bench/inplace.py BUILD_DIR [BENCH_DIR] [--platform=NAME | --fuzz=N]
 Exits 1 when the pass grows any arena or bound.
 """
-import argparse
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+from cli import make_parser, tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
@@ -138,19 +139,14 @@ def fuzz(helia_opt, count):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", nargs="?", default="build",
-                        help="build directory with bin/helia-opt")
-    parser.add_argument("bench", nargs="?",
-                        default=os.path.join(HERE, "..", "..", "shared", "bench"),
-                        help="the shared bench directory")
+    parser = make_parser(__doc__)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--platform", help="plan on this platform's memories")
     group.add_argument("--fuzz", type=int, metavar="N",
                        help="plan the first N differential fuzz programs")
     args = parser.parse_args()
     build, bench, platform = args.build, args.bench, args.platform
-    helia_opt = os.path.join(build, "bin", "helia-opt")
+    helia_opt = tool(build)
     if args.fuzz is not None:
         return fuzz(helia_opt, args.fuzz)
     if platform:

@@ -16,7 +16,9 @@ every other objective the one of fewest measured weighted cycles is kept
 (`kept`; `profile's plan` is the measured cycles of the re-plan itself).
 
 --check exits 1 unless, on every row, `profiled` is at most every other
-strategy and every plan prints the same output checksum.
+strategy and every plan prints the same output checksum; with
+--check-traffic also unless the static `traffic` plan is at most
+default, fast-share and hand.
 """
 import argparse, json, math, os, subprocess, sys, tempfile
 
@@ -37,10 +39,11 @@ def cycles(report):
     return total
 
 
-def measure(model, limit, build, options):
+def measure(model, limit, build, options, common):
     out = subprocess.run(
         [sys.executable, os.path.join(HERE, "traffic.py"), model,
-         "--build", build, "--json", "--memory-limit", "dtcm=" + limit] + options,
+         "--build", build, "--json", "--memory-limit", "dtcm=" + limit] +
+        ["--compile-option=" + o for o in common] + options,
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -50,9 +53,17 @@ def main():
     ap.add_argument("cases", nargs="+", metavar="MODEL=DTCM_BYTES",
                     help="a model and the DTCM limit of its plans")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--compile-option", action="append", default=[],
+                    metavar="OPT",
+                    help="a helia-compile option for every plan (repeatable; "
+                         "e.g. --compile-option=--index-bitwidth=32)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless profiled <= every other strategy on "
                          "every row and the checksums agree")
+    ap.add_argument("--check-traffic", action="store_true",
+                    help="with --check, also exit 1 unless the static traffic "
+                         "plan <= default, fast-share and hand on every row "
+                         "(issue 21's target)")
     args = ap.parse_args()
     print("| model | DTCM limit | " + " | ".join(COLUMNS) +
           " | kept | profile's plan | traffic vs best other | profiled vs best other"
@@ -68,11 +79,12 @@ def main():
                 extra = ["--compile-option=--objective=" + objective]
                 if objective == "default":
                     extra += ["--profile", profile]
-                report = measure(model, limit, args.build, extra)
+                report = measure(model, limit, args.build, extra, args.compile_option)
                 row[objective] = cycles(report)
                 sums.add(report["checksum"])
             report = measure(model, limit, args.build,
-                             ["--profile", profile, "--replan"])
+                             ["--profile", profile, "--replan"],
+                             args.compile_option)
             row["profiled"] = cycles(report)
             sums.add(report["checksum"])
             kept = report["replan"]["chosen"]
@@ -93,8 +105,12 @@ def main():
                                 f"best other {best['profiled']}")
             if len(sums) != 1:
                 failures.append(f"{name} at {limit}: the plans' checksums differ")
+            if args.check_traffic and row["traffic"] > best["traffic"]:
+                failures.append(f"{name} at {limit}: traffic {row['traffic']} > "
+                                f"best other {best['traffic']}")
     print()
-    print(f"profiled above another strategy, or checksums differ: {len(failures)}")
+    print(f"profiled above another strategy, or checksums differ"
+          f"{', or traffic above another' if args.check_traffic else ''}: {len(failures)}")
     for f in failures:
         print("  " + f)
     return 1 if args.check and failures else 0

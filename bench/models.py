@@ -9,7 +9,6 @@ lifetimes and 16-byte alignment.
 
 Usage: bench/models.py BUILD_DIR [BENCH_DIR] [--algorithm=best]
 """
-import argparse
 import csv
 import os
 import re
@@ -17,21 +16,17 @@ import subprocess
 import sys
 import time
 
+from cli import make_parser, tool
+
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", nargs="?", default="build",
-                        help="build directory with bin/helia-opt")
-    parser.add_argument("bench", nargs="?",
-                        default=os.path.join(here, "..", "..", "shared", "bench"),
-                        help="the shared bench directory")
+    parser = make_parser(__doc__)
     parser.add_argument("--algorithm", default="best,greedy-by-size",
                         help="comma-separated packing algorithms")
     args = parser.parse_args()
     build, bench = args.build, args.bench
     algorithms = args.algorithm.split(",")
-    helia_opt = os.path.join(build, "bin", "helia-opt")
+    helia_opt = tool(build)
     models = os.path.join(bench, "models")
     with open(os.path.join(models, "tflm_baseline.tsv")) as f:
         rows = list(csv.DictReader(f, delimiter="\t"))

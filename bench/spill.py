@@ -27,12 +27,13 @@ Usage: bench/spill.py BUILD_DIR [BENCH_DIR] [--platforms=a,b]
 Pairs helia cannot plan (e.g. constants larger than the flash) are listed
 after the table. Exit status 1 when helia's fast_share disagrees.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from cli import make_parser, tool
 
 APOLLO = ["apollo510_evb", "apollo4p_evb", "apollo4l_evb", "apollo3p_evb"]
 # The preferred order of every Apollo preset (lib/Dialect/Helia/IR/Platform.cpp).
@@ -115,13 +116,7 @@ def analyse(plan):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", nargs="?", default="build",
-                        help="build directory with bin/helia-opt")
-    parser.add_argument("bench", nargs="?",
-                        default=os.path.join(here, "..", "..", "shared", "bench"),
-                        help="the shared bench directory")
+    parser = make_parser(__doc__)
     parser.add_argument("--platforms", default=",".join(APOLLO),
                         help="comma-separated platform presets")
     parser.add_argument("--algorithm", default="best",
@@ -131,7 +126,7 @@ def main():
     build, bench = args.build, args.bench
     platforms = args.platforms.split(",")
     algorithm = args.algorithm
-    helia_opt = os.path.join(build, "bin", "helia-opt")
+    helia_opt = tool(build)
     models_dir = os.path.join(bench, "models")
     models = sorted(f[:-5] for f in os.listdir(models_dir) if f.endswith(".mlir"))
     if args.models:

@@ -6,6 +6,7 @@ usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
               [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
               [--triage] [--no-stale-results] [--plain-only] [-v]
               [--extra-options "in-place=true"] [--control-flow K]
+              [--plan-only [--json FILE]] [--timeout SECONDS]
        run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
@@ -28,7 +29,13 @@ printMemrefI32 prints are masked). Each seed is one of:
              prints otherwise with the heap filled by MALLOC_PERTURB_: a
              generator bug
 
-Exit status 0 when every seed is `same`. The modules of the failing seeds
+With --plan-only, each seed runs only the planned pipeline (no lowering to
+LLVM, no execution): it is `planned`, `rejected` or `crashed`, and the
+rejections are counted by the class of their first error (names and numbers
+aside); --json FILE writes seed -> [status, first error]. A planned seed
+must still run without --plan-only to know it is `same`.
+
+Exit status 0 when every seed is `same` (with --plan-only: `planned`). The modules of the failing seeds
 stay in the --keep directory (default: a fresh temporary directory), with
 the commands that reproduce them. See docs/Hardening.md.
 """
@@ -94,6 +101,7 @@ class Tools:
         self.plain_only = getattr(args, "plain_only", False)
         self.extra_options = getattr(args, "extra_options", "").split()
         self.control_flow = getattr(args, "control_flow", 1)
+        self.plan_only = getattr(args, "plan_only", False)
 
     def planned_pipeline(self, opts):
         return "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true %s})" % (
@@ -115,7 +123,7 @@ def run(cmd, stdin=None, env=None):
         p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT,
                            env=env)
     except subprocess.TimeoutExpired:
-        return "timeout", b"", "timed out after %d s" % TIMEOUT
+        return "timeout", b"", "timed out after %g s" % TIMEOUT
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
@@ -190,6 +198,26 @@ def compare(tools, module, opts):
     return "same", "", plain, planned
 
 
+def plan(tools, module, opts):
+    """Runs only the planned pipeline: (class, first error)."""
+    rc, _, err = run([tools.helia_opt, "-", "--pass-pipeline=" +
+                      tools.planned_pipeline(opts)], module.encode())
+    if crashed(rc, err):
+        return "crashed", first_error(err) if rc != "timeout" else err
+    if rc != 0:
+        return "rejected", first_error(err)
+    return "planned", ""
+
+
+def error_class(message):
+    """A first error without its location, names and numbers, so that the
+    rejections of one cause count together."""
+    message = re.sub(r"^.*?error: ", "", message)
+    message = re.sub(r"^loc\([^)]*\): ", "", message)
+    message = re.sub(r"'[^']*'", "'X'", message)
+    return re.sub(r"\d+", "N", message)[:110]
+
+
 def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
           force_global=False, copy_results=False):
     """Classifies one seed: (class, detail, module text, options)."""
@@ -200,6 +228,9 @@ def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
     module = g.module_text(no_rules=no_rules)
     opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
     opts = opts + tools.extra_options
+    if tools.plan_only:
+        cls, detail = plan(tools, module, opts)
+        return cls, detail, module, opts
     cls, detail, _, _ = compare(tools, module, opts)
     return cls, detail, module, opts
 
@@ -247,6 +278,34 @@ def repro(tools, path, opts, keep):
     ])
 
 
+def report_plans(args, results, elapsed):
+    """The summary of a --plan-only run; exit status 0 when every seed is
+    planned (or, with --allow-rejected, none crashed)."""
+    counts = {c: 0 for c in ("planned", "rejected", "crashed")}
+    classes = {}
+    for seed in sorted(results):
+        cls, detail = results[seed][:2]
+        counts[cls] += 1
+        if cls != "planned":
+            key = ("crashed: " if cls == "crashed" else "") + error_class(detail)
+            classes.setdefault(key, []).append(seed)
+    print("%s in %.1f s, seeds %s" % (
+        ", ".join("%s %d" % (c, n) for c, n in counts.items()), elapsed,
+        "%d..%d" % (min(results), max(results)) if results else "none"))
+    for key, seeds in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print("%5d %s" % (len(seeds), key))
+        print("      seeds: %s" % ",".join(str(s) for s in seeds))
+    if args.json:
+        import json
+        with open(args.json, "w") as fh:
+            json.dump({str(s): list(results[s][:2]) for s in sorted(results)},
+                      fh, indent=0)
+            fh.write("\n")
+    if counts["crashed"]:
+        return 1
+    return 0 if args.allow_rejected or not counts["rejected"] else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--start", default="0",
@@ -283,7 +342,21 @@ def main():
                    help="helia-memory-pipeline options for --module")
     p.add_argument("--control-flow", type=int, default=1, metavar="K",
                    help="weight branches and loops up (gen.py --control-flow K)")
+    p.add_argument("--plan-only", action="store_true",
+                   help="run only the planned pipeline (no execution) and "
+                        "count the rejections by first-error class")
+    p.add_argument("--timeout", type=float, default=TIMEOUT, metavar="SECONDS",
+                   help="wall time after which a step counts as crashed "
+                        "(default %(default)s; raise it on a loaded machine)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="with --plan-only: write seed -> [status, first error]")
     args = p.parse_args()
+    globals()["TIMEOUT"] = args.timeout
+    if args.json and not args.plan_only:
+        p.error("--json needs --plan-only")
+    if args.plan_only and (args.module or args.plain_only or args.triage):
+        p.error("--plan-only runs seeds: not with --module, --plain-only "
+                "or --triage")
     tools = Tools(args)
     if args.module:
         with open(args.module) as fh:
@@ -333,6 +406,10 @@ def main():
                 if args.verbose:
                     print("seed %d: %s %s" % (seed, r[0], r[1]), flush=True)
     elapsed = time.time() - start
+    if args.plan_only:
+        if not args.keep:
+            shutil.rmtree(keep, ignore_errors=True)
+        return report_plans(args, results, elapsed)
 
     counts = {c: 0 for c in ("same", "DIFFERENT", "rejected", "crashed", "invalid")}
     failing = []

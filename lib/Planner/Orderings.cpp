@@ -54,61 +54,60 @@ llvm::StringRef detail::getOrderKeyName(OrderKey key) {
   llvm_unreachable("unknown order key");
 }
 
-std::vector<uint32_t> detail::makeOrder(const Instance &instance, OrderKey key,
-                                        const ItemKeys &keys) {
-  const std::vector<Item> &items = instance.items;
-  std::vector<uint32_t> order;
-  order.reserve(items.size());
-  for (uint32_t i = 0, e = items.size(); i < e; ++i)
-    if (items[i].fixedOffset == kNoOffset)
-      order.push_back(i);
-  auto length = [&](uint32_t i) -> int64_t { return items[i].length; };
-  auto sortBy = [&](auto tupleOf) {
-    llvm::sort(order, [&](uint32_t a, uint32_t b) {
-      return std::make_tuple(tupleOf(a), a) < std::make_tuple(tupleOf(b), b);
-    });
-  };
-  // Keys are negated so that a lexicographic "less" means "larger first".
+namespace {
+/// An item's sort key, compared lexicographically: the keys of an ordering
+/// laid out next to each other, so that sorting reads contiguous memory
+/// instead of chasing items (several times faster on 10^5 items). Every
+/// ordering ends on the item, so the order is total and any sort gives it.
+struct SortKey {
+  int64_t first, second, third;
+  uint32_t item;
+  bool operator<(const SortKey &other) const {
+    return std::tie(first, second, third, item) <
+           std::tie(other.first, other.second, other.third, other.item);
+  }
+};
+} // namespace
+
+/// The sort key of item `i` under `key`; keys are negated so that "less"
+/// means "larger first".
+static SortKey getSortKey(const std::vector<Item> &items, OrderKey key,
+                          const ItemKeys &keys, uint32_t i) {
+  const Item &item = items[i];
   switch (key) {
   case OrderKey::Tflm:
     // TFLM appends online buffers to a list in reverse insertion order and
-    // bubble-sorts it by size, descending; the sort is stable.
-    llvm::sort(order, [&](uint32_t a, uint32_t b) {
-      if (items[a].size != items[b].size)
-        return items[a].size > items[b].size;
-      return a > b;
-    });
-    break;
+    // bubble-sorts it by size, descending; the sort is stable: ties put the
+    // later buffer first.
+    return {-item.size, -static_cast<int64_t>(i), 0, i};
   case OrderKey::Size:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple(-items[i].size, -length(i), (int64_t)items[i].lo);
-    });
-    break;
+    return {-item.size, -item.length, static_cast<int64_t>(item.lo), i};
   case OrderKey::Area:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple(-items[i].size * length(i), -items[i].size);
-    });
-    break;
+    return {-item.size * item.length, -item.size, 0, i};
   case OrderKey::Length:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple(-length(i), -items[i].size);
-    });
-    break;
+    return {-item.length, -item.size, 0, i};
   case OrderKey::Contention:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple(-keys.contention[i], -items[i].size, -length(i));
-    });
-    break;
+    return {-keys.contention[i], -item.size, -item.length, i};
   case OrderKey::Degree:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple(-(int64_t)keys.degree[i], -items[i].size);
-    });
-    break;
+    return {-static_cast<int64_t>(keys.degree[i]), -item.size, 0, i};
   case OrderKey::Start:
-    sortBy([&](uint32_t i) {
-      return std::make_tuple((int64_t)items[i].lo, -items[i].size);
-    });
-    break;
+    return {static_cast<int64_t>(item.lo), -item.size, 0, i};
   }
+  llvm_unreachable("unknown order key");
+}
+
+std::vector<uint32_t> detail::makeOrder(const Instance &instance, OrderKey key,
+                                        const ItemKeys &keys) {
+  const std::vector<Item> &items = instance.items;
+  std::vector<SortKey> sortKeys;
+  sortKeys.reserve(items.size());
+  for (uint32_t i = 0, e = items.size(); i < e; ++i)
+    if (items[i].fixedOffset == kNoOffset)
+      sortKeys.push_back(getSortKey(items, key, keys, i));
+  llvm::sort(sortKeys);
+  std::vector<uint32_t> order;
+  order.reserve(sortKeys.size());
+  for (const SortKey &sortKey : sortKeys)
+    order.push_back(sortKey.item);
   return order;
 }

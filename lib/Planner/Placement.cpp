@@ -199,11 +199,17 @@ int64_t detail::placeLowestFirst(const Instance &instance,
                                  llvm::MutableArrayRef<int64_t> offsets) {
   const std::vector<Item> &items = instance.items;
   using Entry = std::tuple<int64_t, uint32_t, uint32_t>; // offset, rank, item
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  // Entries are unique (an item's offset only grows), so the queue pops
+  // them in one order however it was built: heapify once instead of n
+  // pushes.
+  std::vector<Entry> initial;
+  initial.reserve(items.size());
+  for (uint32_t i = 0, e = items.size(); i < e; ++i)
+    initial.push_back({0, rank[i], i});
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue(
+      std::greater<Entry>(), std::move(initial));
   std::vector<int64_t> minOffset(items.size(), 0);
   std::vector<bool> placed(items.size(), false);
-  for (uint32_t i = 0, e = items.size(); i < e; ++i)
-    queue.push({0, rank[i], i});
   int64_t peak = 0;
   while (!queue.empty()) {
     auto [offset, itemRank, i] = queue.top();

@@ -124,6 +124,7 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
   uint64_t runWork = std::max<uint64_t>(pairs + 16 * items.size(), 1);
   size_t runs =
       std::clamp<uint64_t>(kPortfolioWork / runWork, 2, std::size(kPortfolio));
+  std::optional<std::vector<uint32_t>> orders[kNumOrderKeys];
   for (const Strategy &strategy : llvm::ArrayRef(kPortfolio).take_front(runs)) {
     if (best.peak <= lowerBound)
       return;
@@ -132,7 +133,12 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
     if (!conflicts && &strategy != kPortfolio && runs > 3 &&
         !instance.hasFixed && pairs <= kMaxConflictEdges)
       conflicts = buildConflicts(instance, kMaxConflictEdges);
-    std::vector<uint32_t> order = makeOrder(instance, strategy.key, keys);
+    // Strategies that differ in their fit only share their order.
+    std::optional<std::vector<uint32_t>> &cached =
+        orders[static_cast<size_t>(strategy.key)];
+    if (!cached)
+      cached = makeOrder(instance, strategy.key, keys);
+    const std::vector<uint32_t> &order = *cached;
     if (!strategy.fit) {
       if (instance.hasFixed || pairs > kMaxConflictEdges)
         continue;

@@ -129,6 +129,8 @@ enum class OrderKey {
   /// Start slot ascending, then size: a left-to-right sweep.
   Start,
 };
+/// The number of OrderKeys.
+constexpr size_t kNumOrderKeys = static_cast<size_t>(OrderKey::Start) + 1;
 
 llvm::StringRef getOrderKeyName(OrderKey key);
 

@@ -77,20 +77,21 @@
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 8]
 // SLOTS-NEXT:   tensor #3
 // @pick_nested_while: the two arguments, the constant, the two carried
-// values, and four slots live at the loop's step: the argument's copy in
-// the inner branch, the fresh value of the outer branch and its copy (made
-// once the copy back into the second carried value is known: the fresh
-// value's hoisted slot serves every iteration), and the increment.
+// values, and three slots live at the loop's step: the argument's copy in
+// the inner branch, the fresh value of the outer branch (an alloc_tensor of
+// the iteration for the analysis, so that no copy of it is needed:
+// allocateFreshValuesYieldedBesideCarried), and the increment.
 // SLOTS-NEXT: function @pick_nested_while
 // SLOTS-COUNT-2: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0,
 // SLOTS: buffer {{[0-9]+}}: constant, 32 bytes
-// SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 13]
-// SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 13]
-// SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{8|9|10|11}}, 12]
+// SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [6, 12]
+// SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [7, 12]
+// SLOTS-COUNT-3: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{8|9|10}}, 11]
+// SLOTS-NOT: buffer
+// SLOTS: function @pick_outer_while
 // @pick_outer_while: the argument, the constant, the value computed before
 // the loop, the carried value, the copy in the branch (over the argument's
 // bytes, dead by then) and the value computed after the loop.
-// SLOTS-LABEL: function @pick_outer_while
 // SLOTS-NEXT: buffer {{[0-9]+}}: scratch, 32 bytes, steps [0, 8], @scratch_dtcm + [[X:[0-9]+]]
 // SLOTS-NEXT:   tensor #0
 // SLOTS-NEXT: buffer {{[0-9]+}}: constant, 32 bytes
@@ -123,7 +124,7 @@
 // SLOTS-COUNT-4: buffer {{[0-9]+}}: scratch, 32 bytes, steps [{{9|10|11|12}}, 13]
 // SLOTS: buffer {{[0-9]+}}: scratch, 32 bytes, steps [14, 16]
 // SLOTS-NOT: buffer
-// SLOTS: arena @scratch_dtcm: 224 bytes
+// SLOTS: arena @scratch_dtcm: 192 bytes
 
 // @pick_while, @pick_for: x + 1, then x + 2, then the argument picked: x + 1.
 // CHECK: [2,  3,  4,  5,  6,  7,  8,  9]

@@ -189,7 +189,17 @@ static Value fitPoolWindow(OpContext &ctx, Value input, PoolGeometry &g) {
                    {g.sh, g.sw}, {g.kh, g.kw});
 }
 
-LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
+namespace {
+/// What both pools read first: the options, the window and the input.
+struct PoolOperands {
+  const fb::Pool2DOptions *opts;
+  PoolGeometry geometry;
+  Value input;
+};
+} // namespace
+
+/// Checks a pool's arity and reads its options, window and input.
+static FailureOr<PoolOperands> getPoolOperands(OpContext &ctx) {
   if (failed(ctx.checkArity(1, 1, 1)))
     return failure();
   FailureOr<const fb::Pool2DOptions *> opts =
@@ -200,44 +210,51 @@ LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
   FailureOr<Value> input = ctx.getInput(0);
   if (failed(g) || failed(input))
     return failure();
-  Value pooled = tosa::MaxPool2dOp::create(
-      ctx.b, ctx.getLoc(), ctx.getOutputType(), fitPoolWindow(ctx, *input, *g),
-      ctx.b.getDenseI64ArrayAttr({g->kh, g->kw}),
-      ctx.b.getDenseI64ArrayAttr({g->sh, g->sw}),
-      ctx.b.getDenseI64ArrayAttr(g->pad), tosa::NanPropagationMode::PROPAGATE);
+  return PoolOperands{*opts, std::move(*g), *input};
+}
+
+/// Sets the output to `pooled` after the pool's fused activation.
+static LogicalResult setActivatedOutput(OpContext &ctx, Value pooled,
+                                        const fb::Pool2DOptions *opts) {
   FailureOr<Value> result =
-      applyActivation(ctx, pooled, (*opts)->fused_activation_function());
+      applyActivation(ctx, pooled, opts->fused_activation_function());
   if (failed(result))
     return failure();
   return ctx.setOutput(0, *result);
 }
 
+LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
+  FailureOr<PoolOperands> pool = getPoolOperands(ctx);
+  if (failed(pool))
+    return failure();
+  PoolGeometry &g = pool->geometry;
+  Value pooled = tosa::MaxPool2dOp::create(
+      ctx.b, ctx.getLoc(), ctx.getOutputType(),
+      fitPoolWindow(ctx, pool->input, g),
+      ctx.b.getDenseI64ArrayAttr({g.kh, g.kw}),
+      ctx.b.getDenseI64ArrayAttr({g.sh, g.sw}),
+      ctx.b.getDenseI64ArrayAttr(g.pad), tosa::NanPropagationMode::PROPAGATE);
+  return setActivatedOutput(ctx, pooled, pool->opts);
+}
+
 LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
-  if (failed(ctx.checkArity(1, 1, 1)))
+  FailureOr<PoolOperands> pool = getPoolOperands(ctx);
+  if (failed(pool))
     return failure();
-  FailureOr<const fb::Pool2DOptions *> opts =
-      ctx.getRequiredOptions<fb::Pool2DOptions>();
-  if (failed(opts))
-    return failure();
-  FailureOr<PoolGeometry> g = getPoolGeometry(ctx, *opts);
-  FailureOr<Value> input = ctx.getInput(0);
-  if (failed(g) || failed(input))
-    return failure();
+  PoolGeometry &g = pool->geometry;
+  const fb::Pool2DOptions *opts = pool->opts;
+  Value input = pool->input;
   RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
   Type element = outType.getElementType();
   OpBuilder &b = ctx.b;
   if (element.isF32()) {
     Value zp = buildScalarFloat(b, ctx.getLoc("zp"), element, 0.0);
     Value pooled = tosa::AvgPool2dOp::create(
-        b, ctx.getLoc(), outType, fitPoolWindow(ctx, *input, *g), zp, zp,
-        b.getDenseI64ArrayAttr({g->kh, g->kw}),
-        b.getDenseI64ArrayAttr({g->sh, g->sw}), b.getDenseI64ArrayAttr(g->pad),
+        b, ctx.getLoc(), outType, fitPoolWindow(ctx, input, g), zp, zp,
+        b.getDenseI64ArrayAttr({g.kh, g.kw}),
+        b.getDenseI64ArrayAttr({g.sh, g.sw}), b.getDenseI64ArrayAttr(g.pad),
         TypeAttr::get(b.getF32Type()));
-    FailureOr<Value> result =
-        applyActivation(ctx, pooled, (*opts)->fused_activation_function());
-    if (failed(result))
-      return failure();
-    return ctx.setOutput(0, *result);
+    return setActivatedOutput(ctx, pooled, opts);
   }
   if (!(element.isInteger(8) || element.isInteger(16)) ||
       inType.getElementType() != element)
@@ -248,16 +265,16 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
   Type i32 = b.getIntegerType(32);
   Value sum;
-  bool global = g->kh == ih && g->kw == iw && oh == 1 && ow == 1 &&
-                llvm::all_of(g->pad, [](int64_t p) { return p == 0; });
+  bool global = g.kh == ih && g.kw == iw && oh == 1 && ow == 1 &&
+                llvm::all_of(g.pad, [](int64_t p) { return p == 0; });
   if (global) {
-    sum = buildSum(ctx, *input, {1, 2});
+    sum = buildSum(ctx, input, {1, 2});
   } else {
     // A depthwise convolution with a filter of ones: padding taps add 0.
     bool wide = element.isInteger(16);
     Type acc = b.getIntegerType(wide ? 48 : 32);
     auto filterType =
-        RankedTensorType::get({g->kh, g->kw, c, 1}, b.getIntegerType(8));
+        RankedTensorType::get({g.kh, g.kw, c, 1}, b.getIntegerType(8));
     Value ones = tosa::ConstOp::create(
         b, ctx.getLoc("ones"), filterType,
         DenseElementsAttr::get(filterType, b.getI8IntegerAttr(1)));
@@ -266,11 +283,11 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
                    SmallVector<int64_t>(c, 0));
     Value inZp = buildScalar(b, ctx.getLoc("zp"), element, 0);
     Value filterZp = buildScalar(b, ctx.getLoc("zp"), b.getI8Type(), 0);
-    Value window = fitPoolWindow(ctx, *input, *g);
+    Value window = fitPoolWindow(ctx, input, g);
     sum = tosa::DepthwiseConv2DOp::create(
         b, ctx.getLoc("sum"), outType.clone(acc), window, ones, bias, inZp,
-        filterZp, b.getDenseI64ArrayAttr(g->pad),
-        b.getDenseI64ArrayAttr({g->sh, g->sw}), b.getDenseI64ArrayAttr({1, 1}),
+        filterZp, b.getDenseI64ArrayAttr(g.pad),
+        b.getDenseI64ArrayAttr({g.sh, g.sw}), b.getDenseI64ArrayAttr({1, 1}),
         TypeAttr::get(acc));
     if (wide)
       sum = tosa::CastOp::create(b, ctx.getLoc("sum32"), outType.clone(i32),
@@ -280,9 +297,9 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   SmallVector<int64_t> counts, halves;
   for (int64_t y = 0; y < oh; ++y)
     for (int64_t x = 0; x < ow; ++x) {
-      int64_t y0 = y * g->sh - g->pad[0], x0 = x * g->sw - g->pad[2];
-      int64_t rows = std::min(ih, y0 + g->kh) - std::max<int64_t>(0, y0);
-      int64_t cols = std::min(iw, x0 + g->kw) - std::max<int64_t>(0, x0);
+      int64_t y0 = y * g.sh - g.pad[0], x0 = x * g.sw - g.pad[2];
+      int64_t rows = std::min(ih, y0 + g.kh) - std::max<int64_t>(0, y0);
+      int64_t cols = std::min(iw, x0 + g.kw) - std::max<int64_t>(0, x0);
       int64_t count = std::max<int64_t>(0, rows) * std::max<int64_t>(0, cols);
       if (count == 0)
         return ctx.emitError() << "output (" << y << ", " << x
@@ -307,7 +324,7 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   Value average = tosa::IntDivOp::create(b, ctx.getLoc("average"), sumType,
                                          numerator, count);
   FailureOr<std::pair<int64_t, int64_t>> range = getQuantizedActivationRange(
-      ctx, (*opts)->fused_activation_function(), ctx.getOutputQuant(),
+      ctx, opts->fused_activation_function(), ctx.getOutputQuant(),
       element);
   if (failed(range))
     return failure();

@@ -120,3 +120,19 @@ func.func @host() -> tensor<2x2xi32> attributes {helia.unplanned} {
   %t = linalg.transpose ins(%w : tensor<2x2xi32>) outs(%e : tensor<2x2xi32>) permutation = [1, 0]
   return %t : tensor<2x2xi32>
 }
+
+// -----
+
+// Left alone: i24 elements, which take 4 bytes each in a planned buffer and
+// 3 in the attribute, so that moving bytes is not moving elements (only
+// elements that fill their bytes exactly are folded: ByteSize.h).
+
+// CHECK-LABEL: func.func @wide_elements(
+// CHECK: linalg.transpose
+func.func @wide_elements(%x: tensor<2x2xi24>) -> tensor<2x2xi24> {
+  %w = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi24>
+  %e = tensor.empty() : tensor<2x2xi24>
+  %t = linalg.transpose ins(%w : tensor<2x2xi24>) outs(%e : tensor<2x2xi24>) permutation = [1, 0]
+  %s = linalg.add ins(%x, %t : tensor<2x2xi24>, tensor<2x2xi24>) outs(%e : tensor<2x2xi24>) -> tensor<2x2xi24>
+  return %s : tensor<2x2xi24>
+}

@@ -7,3 +7,16 @@ func.func @reinterpret(%src: memref<16xi8, #helia.memory<"mram">>, %dst: memref<
   helia.stream %src, %dst : memref<16xi8, #helia.memory<"mram">>, memref<4xf32, #helia.memory<"dtcm">>
   return
 }
+
+// -----
+
+// The pattern walk skips unreachable blocks: a copy there is refused, not
+// left in the module.
+
+func.func @unreachable(%src: memref<4xf32, #helia.memory<"mram">>, %dst: memref<4xf32, #helia.memory<"dtcm">>) {
+  return
+^dead:
+  // expected-error @below {{cannot lower a copy in an unreachable block (the pattern walk skips them); remove the block}}
+  helia.stream %src, %dst : memref<4xf32, #helia.memory<"mram">>, memref<4xf32, #helia.memory<"dtcm">>
+  return
+}

@@ -1,13 +1,7 @@
 //===- MemoryPlan.cpp - the memory plan of a bound module -----------------===//
 
-#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/MemoryPlan.h"
-#include "llvm/ADT/DenseSet.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 
 #include "helia/Dialect/Helia/Analysis/BufferAnalysis.h"
 #include "helia/Dialect/Helia/Analysis/ConstantOnly.h"
@@ -25,133 +19,143 @@
 using namespace mlir;
 using namespace mlir::helia;
 
-/// The top-level value whose buffer `value` is: through the inits of the
-/// loops whose iter_arg it is, and the inits of the destination-style ops
-/// that wrote it.
-static Value getTopLevelStorage(Value value, Block *body) {
-  while (value.getParentBlock() != body) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
-      OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
-      if (!init)
-        return {};
-      value = init->get();
-      continue;
-    }
-    auto dps = value.getDefiningOp<DestinationStyleOpInterface>();
-    if (!dps)
-      return {};
-    value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+/// The arenas of `module`, in module order, and their indices by name.
+static void collectArenas(ModuleOp module, MemoryPlan &plan,
+                          llvm::StringMap<unsigned> &arenaIndex) {
+  for (ArenaOp arena : module.getOps<ArenaOp>()) {
+    arenaIndex[arena.getSymName()] = plan.arenas.size();
+    plan.arenas.push_back({arena.getSymName().str(), arena.getRole(),
+                           arena.getMemory().str(),
+                           arena.getSourceMemoryOrMemory().str(),
+                           static_cast<int64_t>(arena.getSize()),
+                           static_cast<int64_t>(arena.getAlignment()),
+                           arena.isStaged(), arena.getStream()});
   }
-  return value;
 }
 
-/// The recorded choice and reason for iter_arg `index` of `loop`.
-static std::pair<StringRef, StringRef> getRecordedCarried(Operation *loop,
-                                                          unsigned index) {
-  if (auto entries = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName))
-    for (Attribute entry : entries) {
-      auto dict = dyn_cast<DictionaryAttr>(entry);
-      auto at = dict ? dict.getAs<IntegerAttr>("iter_arg") : IntegerAttr();
-      auto choice = dict ? dict.getAs<StringAttr>("choice") : StringAttr();
-      auto reason = dict ? dict.getAs<StringAttr>("reason") : StringAttr();
-      if (at && choice && reason && at.getInt() == index)
-        return {choice.getValue(), reason.getValue()};
+/// The memories of `platform` with the capacities the plan was made for
+/// and their access costs.
+static void collectMemories(ModuleOp module, PlatformAttr platform,
+                            MemoryPlan &plan) {
+  auto limits = module->getAttrOfType<DictionaryAttr>(
+      HeliaDialect::MemoryLimitsAttrHelper::getNameStr());
+  for (MemoryDescAttr memory : platform.getMemoryList()) {
+    auto physical = static_cast<int64_t>(memory.getUsableSize());
+    int64_t capacity = physical;
+    if (limits)
+      if (auto limit = limits.getAs<IntegerAttr>(memory.getName()))
+        capacity = limit.getInt();
+    plan.memories.push_back({memory.getName().str(),
+                             capacity,
+                             physical,
+                             getArenaBytesIn(module, memory.getName()),
+                             {}});
+  }
+  llvm::StringMap<::helia::planner::AccessCost> costs =
+      getMemoryCosts(module, platform);
+  for (PlanMemory &memory : plan.memories)
+    memory.cost = costs.lookup(memory.name);
+}
+
+namespace {
+/// What the tensors of one buffer share in the plan.
+struct BufferContext {
+  FunctionOpInterface func;
+  const BufferInfo &buffer;
+  unsigned bufferId;
+  bool constantOnly;
+  const BufferTraffic &traffic;
+  /// The member that defines the storage.
+  const TensorInfo &primary;
+};
+} // namespace
+
+/// The plan's record of `info`, a member of `ctx.buffer`, from its binding.
+static FailureOr<PlanTensor>
+describeTensor(const MemoryPlan &plan, const TensorInfo &info,
+               const BufferContext &ctx,
+               const llvm::StringMap<unsigned> &arenaIndex) {
+  const BufferInfo &buffer = ctx.buffer;
+  FunctionOpInterface func = ctx.func;
+  BindingAttr binding = getBinding(info.value);
+  if (!binding)
+    return emitError(info.value.getLoc())
+           << "tensor #" << info.id << " of '" << func.getName()
+           << "' has no binding; run helia-assign-bindings first";
+  auto it = arenaIndex.find(binding.getArena().getValue());
+  if (it == arenaIndex.end())
+    return emitError(info.value.getLoc())
+           << "binding names arena " << binding.getArena()
+           << " which the module does not declare";
+  PlanTensor tensor;
+  tensor.function = func.getName().str();
+  tensor.tensorId = info.id;
+  tensor.buffer = ctx.bufferId;
+  tensor.primary = &info == &ctx.primary;
+  tensor.name = info.name ? info.name.getValue().str() : "";
+  tensor.kind = info.kind;
+  tensor.size = static_cast<int64_t>(*getTensorByteSize(info.value.getType()));
+  tensor.firstStep = buffer.firstStep;
+  tensor.lastStep = buffer.lastStep;
+  tensor.readers = static_cast<int64_t>(buffer.readSteps.size());
+  if (tensor.primary) {
+    tensor.readBytes = ctx.traffic.readBytes;
+    tensor.writeBytes = ctx.traffic.writeBytes;
+  }
+  tensor.arena = it->second;
+  const PlanArena &arena = plan.arenas[it->second];
+  tensor.role = arena.role;
+  tensor.memory = arena.memory;
+  tensor.sourceMemory = arena.sourceMemory;
+  tensor.offset = static_cast<int64_t>(binding.getOffset());
+  tensor.constantOnly = ctx.constantOnly;
+  if (info.kind == TensorKind::Constant)
+    tensor.residency = arena.staged               ? Residency::Pin
+                       : binding.getStreamArena() ? Residency::Stream
+                                                  : Residency::Direct;
+  if (PlacementAttr placement = getPlacement(info.value))
+    tensor.streamFallback = placement.getResidency() == Residency::Stream &&
+                            !binding.getStreamArena() &&
+                            !buffer.readSteps.empty();
+  if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
+    auto poolIt = arenaIndex.find(pool.getValue());
+    if (poolIt == arenaIndex.end())
+      return emitError(info.value.getLoc())
+             << "binding names stream arena " << pool
+             << " which the module does not declare";
+    tensor.streamArena = poolIt->second;
+    tensor.streamOffset = static_cast<int64_t>(*binding.getStreamOffset());
+    tensor.streamStep = buffer.readSteps.front();
+    tensor.streamLastStep = buffer.readSteps.back();
+  }
+  return tensor;
+}
+
+/// The tensors of `func`, buffer by buffer, and its carried tensors.
+static LogicalResult addFunction(MemoryPlan &plan, FunctionOpInterface func,
+                                 const BufferAnalysis &analysis,
+                                 const llvm::StringMap<unsigned> &arenaIndex,
+                                 unsigned &numBuffers) {
+  llvm::BitVector constantOnlyBuffers = findConstantOnlyBuffers(func, analysis);
+  TrafficAnalysis traffic(analysis);
+  plan.functions.push_back(func.getName().str());
+  for (const BufferInfo &buffer : analysis.getBuffers()) {
+    BufferContext ctx{func,
+                      buffer,
+                      numBuffers++,
+                      constantOnlyBuffers.test(buffer.index),
+                      traffic.getBuffers()[buffer.index],
+                      analysis.getTensors()[buffer.members.front()]};
+    for (unsigned member : buffer.members) {
+      FailureOr<PlanTensor> tensor =
+          describeTensor(plan, analysis.getTensors()[member], ctx, arenaIndex);
+      if (failed(tensor))
+        return failure();
+      plan.tensors.push_back(std::move(*tensor));
     }
-  return {};
-}
-
-BlockArgument mlir::helia::getCarriedIterArg(Operation *loop,
-                                             unsigned index) {
-  if (auto forOp = dyn_cast<scf::ForOp>(loop))
-    return forOp.getRegionIterArgs()[index];
-  auto whileOp = dyn_cast<scf::WhileOp>(loop);
-  if (!whileOp)
-    return nullptr;
-  BlockArgument before = whileOp.getBeforeArguments()[index];
-  for (auto [operand, after] : llvm::zip(whileOp.getConditionOp().getArgs(),
-                                         whileOp.getAfterArguments()))
-    if (operand == before && after.getType() == before.getType())
-      return after;
-  return nullptr;
-}
-
-/// The tensors the loops of `func` carry, with how each is stored: read
-/// from the IR (a `linalg.copy` into the iter_arg that the loop yields is
-/// the copy back of a successor in its own slot) and the reasons
-/// helia-insert-tensor-copies recorded.
-static void collectCarried(FunctionOpInterface func,
-                           const BufferAnalysis &analysis,
-                           std::vector<PlanCarried> &carried) {
-  if (!func.getFunctionBody().hasOneBlock())
-    return;
-  Block *body = &func.getFunctionBody().front();
-  DenseMap<Value, const TensorInfo *> tensors;
-  for (const TensorInfo &info : analysis.getTensors())
-    tensors[info.value] = &info;
-  auto lookup = [&](Value value) -> const TensorInfo * {
-    Value storage = value ? getTopLevelStorage(value, body) : Value();
-    return storage ? tensors.lookup(storage) : nullptr;
-  };
-  func.walk([&](LoopLikeOpInterface loop) {
-    auto yielded = loop.getYieldedValues();
-    for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
-      if (!isa<RankedTensorType>(iterArg.getType()) ||
-          index >= yielded.size())
-        continue;
-      PlanCarried entry;
-      entry.function = func.getName().str();
-      llvm::raw_string_ostream os(entry.loop);
-      loop->getLoc().print(os);
-      entry.iterArg = index;
-      if (const TensorInfo *info = lookup(iterArg)) {
-        entry.tensorId = info->id;
-        entry.size = static_cast<int64_t>(*getTensorByteSize(info->value.getType()));
-      }
-      auto [choice, reason] = getRecordedCarried(loop, index);
-      BlockArgument into = getCarriedIterArg(loop, index);
-      auto copy = yielded[index].getDefiningOp<DestinationStyleOpInterface>();
-      bool copiedBack = into && copy &&
-                        copy->getName().getStringRef() == "linalg.copy" &&
-                        copy.getNumDpsInputs() == 1 &&
-                        copy.getDpsInits()[0] == into;
-      // The copy of another iter_arg's old value (a loop carrying a value
-      // and its predecessor): no slot beside the carried one.
-      std::optional<unsigned> copiedFrom;
-      for (unsigned other = 0, e = yielded.size(); copiedBack && other < e;
-           ++other)
-        if (other != index && copy.getDpsInputOperand(0)->get() ==
-                                  getCarriedIterArg(loop, other))
-          copiedFrom = other;
-      if (copiedFrom) {
-        entry.choice = "copy-from-iter-arg";
-        entry.copiedFrom = copiedFrom;
-        entry.reason = choice == "slot-and-copy"
-                           ? reason.str()
-                           : "it carries the old value of iter_arg #" +
-                                 std::to_string(*copiedFrom);
-      } else if (copiedBack) {
-        entry.choice = "slot-and-copy";
-        entry.reason = choice == "slot-and-copy"
-                           ? reason.str()
-                           : "the successor is copied back into the carried "
-                             "buffer";
-        if (const TensorInfo *info =
-                lookup(copy.getDpsInputOperand(0)->get())) {
-          entry.successorId = info->id;
-          entry.successorSize =
-              static_cast<int64_t>(*getTensorByteSize(info->value.getType()));
-        }
-      } else {
-        entry.choice = "in-place";
-        entry.reason = choice == "in-place"
-                           ? reason.str()
-                           : "the body writes its successor into the "
-                             "carried buffer";
-      }
-      carried.push_back(std::move(entry));
-    }
-  });
+  }
+  collectCarriedTensors(func, analysis, plan.carried);
+  return success();
 }
 
 FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
@@ -164,32 +168,9 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
   plan.platform = platform->getName().str();
   if (!platform->getPreferred().empty())
     plan.fastMemory = (*platform->getPreferredList().begin()).getValue().str();
-
   llvm::StringMap<unsigned> arenaIndex;
-  for (ArenaOp arena : module.getOps<ArenaOp>()) {
-    arenaIndex[arena.getSymName()] = plan.arenas.size();
-    plan.arenas.push_back({arena.getSymName().str(), arena.getRole(),
-                           arena.getMemory().str(),
-                           arena.getSourceMemoryOrMemory().str(),
-                           static_cast<int64_t>(arena.getSize()),
-                           static_cast<int64_t>(arena.getAlignment()),
-                           arena.isStaged(), arena.getStream()});
-  }
-  auto limits = module->getAttrOfType<DictionaryAttr>(
-      HeliaDialect::MemoryLimitsAttrHelper::getNameStr());
-  for (MemoryDescAttr memory : platform->getMemoryList()) {
-    auto physical = static_cast<int64_t>(memory.getUsableSize());
-    int64_t capacity = physical;
-    if (limits)
-      if (auto limit = limits.getAs<IntegerAttr>(memory.getName()))
-        capacity = limit.getInt();
-    plan.memories.push_back({memory.getName().str(), capacity, physical,
-                             getArenaBytesIn(module, memory.getName()), {}});
-  }
-  llvm::StringMap<::helia::planner::AccessCost> costs =
-      getMemoryCosts(module, *platform);
-  for (PlanMemory &memory : plan.memories)
-    memory.cost = costs.lookup(memory.name);
+  collectArenas(module, plan, arenaIndex);
+  collectMemories(module, *platform, plan);
 
   unsigned numBuffers = 0;
   unsigned funcIndex = 0;
@@ -208,74 +189,8 @@ FailureOr<MemoryPlan> MemoryPlan::build(ModuleOp module,
         return failure();
       analysis = &own.emplace(std::move(*built));
     }
-    llvm::BitVector constantOnlyBuffers =
-        findConstantOnlyBuffers(func, *analysis);
-    TrafficAnalysis traffic(*analysis);
-    plan.functions.push_back(func.getName().str());
-    for (const BufferInfo &buffer : analysis->getBuffers()) {
-      unsigned bufferId = numBuffers++;
-      bool constantOnly = constantOnlyBuffers.test(buffer.index);
-      for (unsigned member : buffer.members) {
-        const TensorInfo &info = analysis->getTensors()[member];
-        BindingAttr binding = getBinding(info.value);
-        if (!binding)
-          return emitError(info.value.getLoc())
-                     << "tensor #" << info.id << " of '" << func.getName()
-                     << "' has no binding; run helia-assign-bindings first",
-                 failure();
-        auto it = arenaIndex.find(binding.getArena().getValue());
-        if (it == arenaIndex.end())
-          return emitError(info.value.getLoc())
-                     << "binding names arena " << binding.getArena()
-                     << " which the module does not declare",
-                 failure();
-        PlanTensor tensor;
-        tensor.function = func.getName().str();
-        tensor.tensorId = info.id;
-        tensor.buffer = bufferId;
-        tensor.primary = member == buffer.members.front();
-        tensor.name = info.name ? info.name.getValue().str() : "";
-        tensor.kind = info.kind;
-        tensor.size = static_cast<int64_t>(
-            *getTensorByteSize(info.value.getType()));
-        tensor.firstStep = buffer.firstStep;
-        tensor.lastStep = buffer.lastStep;
-        tensor.readers = static_cast<int64_t>(buffer.readSteps.size());
-        if (tensor.primary) {
-          tensor.readBytes = traffic.getBuffers()[buffer.index].readBytes;
-          tensor.writeBytes = traffic.getBuffers()[buffer.index].writeBytes;
-        }
-        tensor.arena = it->second;
-        const PlanArena &arena = plan.arenas[it->second];
-        tensor.role = arena.role;
-        tensor.memory = arena.memory;
-        tensor.sourceMemory = arena.sourceMemory;
-        tensor.offset = static_cast<int64_t>(binding.getOffset());
-        tensor.constantOnly = constantOnly;
-        if (info.kind == TensorKind::Constant)
-          tensor.residency = arena.staged ? Residency::Pin
-                             : binding.getStreamArena() ? Residency::Stream
-                                                        : Residency::Direct;
-        if (PlacementAttr placement = getPlacement(info.value))
-          tensor.streamFallback =
-              placement.getResidency() == Residency::Stream &&
-              !binding.getStreamArena() && !buffer.readSteps.empty();
-        if (FlatSymbolRefAttr pool = binding.getStreamArena()) {
-          auto poolIt = arenaIndex.find(pool.getValue());
-          if (poolIt == arenaIndex.end())
-            return emitError(info.value.getLoc())
-                       << "binding names stream arena " << pool
-                       << " which the module does not declare",
-                   failure();
-          tensor.streamArena = poolIt->second;
-          tensor.streamOffset = static_cast<int64_t>(*binding.getStreamOffset());
-          tensor.streamStep = buffer.readSteps.front();
-          tensor.streamLastStep = buffer.readSteps.back();
-        }
-        plan.tensors.push_back(std::move(tensor));
-      }
-    }
-    collectCarried(func, *analysis, plan.carried);
+    if (failed(addFunction(plan, func, *analysis, arenaIndex, numBuffers)))
+      return failure();
   }
   return plan;
 }
@@ -318,21 +233,21 @@ PlanFastShare MemoryPlan::getFastShare() const {
   // Saturating: a hand-written plan may hold tensors of 2^40 bytes read by
   // millions of ops.
   auto saturate = [](uint64_t value) {
-    return static_cast<int64_t>(std::min<uint64_t>(
-        value, std::numeric_limits<int64_t>::max()));
+    return static_cast<int64_t>(
+        std::min<uint64_t>(value, std::numeric_limits<int64_t>::max()));
   };
   for (const PlanTensor &t : tensors) {
     if (!t.primary || t.kind != TensorKind::Scratch)
       continue;
     int64_t accessed = saturate(llvm::SaturatingMultiply(
         static_cast<uint64_t>(t.size), static_cast<uint64_t>(t.readers)));
-    result.accessedBytes = saturate(llvm::SaturatingAdd(
-        static_cast<uint64_t>(result.accessedBytes),
-        static_cast<uint64_t>(accessed)));
+    result.accessedBytes = saturate(
+        llvm::SaturatingAdd(static_cast<uint64_t>(result.accessedBytes),
+                            static_cast<uint64_t>(accessed)));
     if (t.memory == fastMemory)
-      result.fastAccessedBytes = saturate(llvm::SaturatingAdd(
-          static_cast<uint64_t>(result.fastAccessedBytes),
-          static_cast<uint64_t>(accessed)));
+      result.fastAccessedBytes = saturate(
+          llvm::SaturatingAdd(static_cast<uint64_t>(result.fastAccessedBytes),
+                              static_cast<uint64_t>(accessed)));
   }
   if (result.accessedBytes > 0)
     result.share = static_cast<double>(result.fastAccessedBytes) /

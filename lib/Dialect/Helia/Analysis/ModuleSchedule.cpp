@@ -1,7 +1,7 @@
 //===- ModuleSchedule.cpp - one timeline for all functions ----------------===//
 
-#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/ModuleSchedule.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -63,47 +63,39 @@ checkNoRecursion(ArrayRef<FunctionOpInterface> funcs,
   return success();
 }
 
-FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
-  ModuleSchedule schedule;
-  SmallVector<FunctionOpInterface> funcs;
-  llvm::StringMap<Operation *> byName;
-  DenseMap<Operation *, unsigned> index;
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    byName[func.getName()] = func;
-    if (!isPlannedFunction(func))
-      continue;
-    index[func] = funcs.size();
-    funcs.push_back(func);
-  }
-  for (FunctionOpInterface func : funcs) {
-    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
-    if (failed(analysis))
-      return failure();
-    Function entry;
-    entry.analysis = std::move(*analysis);
-    schedule.functions.push_back(std::move(entry));
-  }
+namespace {
+/// The calls of planned functions made by each planned function, in
+/// program order, and how many sites call each.
+struct CallGraph {
+  std::vector<SmallVector<CallSite, 2>> calls;
+  std::vector<unsigned> numSites;
+};
+} // namespace
 
-  // Calls of planned functions made by each planned function, in program
-  // order. A call of an unplanned function with a body counts as calls of
-  // every planned function it reaches through unplanned ones, at the same
-  // step: that code runs inside the step.
+/// Calls of planned functions made by each planned function, in program
+/// order. A call of an unplanned function with a body counts as calls of
+/// every planned function it reaches through unplanned ones, at the same
+/// step: that code runs inside the step.
+static CallGraph collectCalls(ArrayRef<FunctionOpInterface> funcs,
+                              ArrayRef<ModuleSchedule::Function> functions,
+                              const llvm::StringMap<Operation *> &byName,
+                              const DenseMap<Operation *, unsigned> &index) {
   unsigned n = funcs.size();
-  std::vector<SmallVector<CallSite, 2>> calls(n);
-  std::vector<unsigned> numSites(n, 0);
+  CallGraph graph{std::vector<SmallVector<CallSite, 2>>(n),
+                  std::vector<unsigned>(n, 0)};
   // The walk visits the ops of a step before those of the next, so each
   // function's calls are in step order.
   for (unsigned f = 0; f < n; ++f) {
-    const BufferAnalysis &analysis = schedule.functions[f].analysis;
-    funcs[f].walk([&](CallOpInterface call) {
+    const BufferAnalysis &analysis = functions[f].analysis;
+    FunctionOpInterface(funcs[f]).walk([&](CallOpInterface call) {
       Operation *target = lookupCallee(call, byName);
       if (!target)
         return;
       int64_t step = analysis.getStep(call);
       auto addSite = [&](Operation *callee) {
         unsigned g = index.lookup(callee);
-        calls[f].push_back({f, g, step, call});
-        ++numSites[g];
+        graph.calls[f].push_back({f, g, step, call});
+        ++graph.numSites[g];
       };
       if (index.contains(target)) {
         addSite(target);
@@ -131,32 +123,38 @@ FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
       }
     });
   }
-  if (failed(checkNoRecursion(funcs, calls)))
-    return failure();
+  return graph;
+}
 
-  // A function called from several sites runs at times the timeline cannot
-  // tell apart: it and everything it calls stay live for the whole program.
+/// A function called from several sites runs at times the timeline cannot
+/// tell apart: it and everything it calls stay live for the whole program.
+static void
+markWholeProgram(MutableArrayRef<ModuleSchedule::Function> functions,
+                 const CallGraph &graph) {
   SmallVector<unsigned> worklist;
-  for (unsigned f = 0; f < n; ++f)
-    if (numSites[f] > 1) {
-      schedule.functions[f].wholeProgram = true;
+  for (unsigned f = 0, n = functions.size(); f < n; ++f)
+    if (graph.numSites[f] > 1) {
+      functions[f].wholeProgram = true;
       worklist.push_back(f);
     }
   while (!worklist.empty()) {
     unsigned f = worklist.pop_back_val();
-    for (const CallSite &site : calls[f])
-      if (!schedule.functions[site.callee].wholeProgram) {
-        schedule.functions[site.callee].wholeProgram = true;
+    for (const CallSite &site : graph.calls[f])
+      if (!functions[site.callee].wholeProgram) {
+        functions[site.callee].wholeProgram = true;
         worklist.push_back(site.callee);
       }
   }
-  auto isNested = [&](unsigned g) {
-    return numSites[g] == 1 && !schedule.functions[g].wholeProgram;
-  };
+}
 
-  // Lay out the functions that no single call site owns, one after another
-  // in module order, each with the functions nested in its steps (depth
-  // first, with an explicit stack).
+/// Lays out the functions that no single call site owns, one after another
+/// in module order, each with the functions nested in its steps (depth
+/// first, with an explicit stack). Returns the number of steps.
+static int64_t layOutSteps(MutableArrayRef<ModuleSchedule::Function> functions,
+                           const CallGraph &graph) {
+  auto isNested = [&](unsigned g) {
+    return graph.numSites[g] == 1 && !functions[g].wholeProgram;
+  };
   struct Frame {
     unsigned func;
     int64_t step = 0;
@@ -169,13 +167,13 @@ FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
   };
   int64_t next = 0;
   SmallVector<Frame> stack;
-  for (unsigned root = 0; root < n; ++root) {
+  for (unsigned root = 0, n = functions.size(); root < n; ++root) {
     if (isNested(root))
       continue;
     stack.push_back({root});
     while (!stack.empty()) {
       Frame &frame = stack.back();
-      Function &fn = schedule.functions[frame.func];
+      ModuleSchedule::Function &fn = functions[frame.func];
       int64_t last = fn.analysis.getLastStep();
       if (frame.step == 0 && !frame.started) {
         fn.start.assign(last + 1, 0);
@@ -190,7 +188,7 @@ FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
         frame.started = true;
         frame.stepCalls = frame.call;
       }
-      ArrayRef<CallSite> sites = calls[frame.func];
+      ArrayRef<CallSite> sites = graph.calls[frame.func];
       // Skip the calls of this step whose callee is not nested here.
       while (frame.call < sites.size() &&
              sites[frame.call].step == frame.step &&
@@ -203,20 +201,47 @@ FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
       }
       // Every callee of the step has run: the step ends after them, and
       // their return steps end with it (results are copied out then).
-      bool hasCallees = false;
-      for (const CallSite &site : sites.slice(frame.stepCalls,
-                                              frame.call - frame.stepCalls))
-        hasCallees |= isNested(site.callee);
+      ArrayRef<CallSite> stepSites =
+          sites.slice(frame.stepCalls, frame.call - frame.stepCalls);
+      bool hasCallees = llvm::any_of(stepSites, [&](const CallSite &site) {
+        return isNested(site.callee);
+      });
       fn.end[frame.step] = hasCallees ? next++ : fn.start[frame.step];
-      for (const CallSite &site : sites.slice(frame.stepCalls,
-                                              frame.call - frame.stepCalls))
+      for (const CallSite &site : stepSites)
         if (isNested(site.callee))
-          schedule.functions[site.callee].end.back() = fn.end[frame.step];
+          functions[site.callee].end.back() = fn.end[frame.step];
       ++frame.step;
       frame.started = false;
     }
   }
-  schedule.numSteps = next;
+  return next;
+}
+
+FailureOr<ModuleSchedule> ModuleSchedule::build(ModuleOp module) {
+  ModuleSchedule schedule;
+  SmallVector<FunctionOpInterface> funcs;
+  llvm::StringMap<Operation *> byName;
+  DenseMap<Operation *, unsigned> index;
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    byName[func.getName()] = func;
+    if (!isPlannedFunction(func))
+      continue;
+    index[func] = funcs.size();
+    funcs.push_back(func);
+  }
+  for (FunctionOpInterface func : funcs) {
+    FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
+    if (failed(analysis))
+      return failure();
+    Function entry;
+    entry.analysis = std::move(*analysis);
+    schedule.functions.push_back(std::move(entry));
+  }
+  CallGraph graph = collectCalls(funcs, schedule.functions, byName, index);
+  if (failed(checkNoRecursion(funcs, graph.calls)))
+    return failure();
+  markWholeProgram(schedule.functions, graph);
+  schedule.numSteps = layOutSteps(schedule.functions, graph);
   return schedule;
 }
 
@@ -237,14 +262,13 @@ ModuleSchedule::getLifetime(unsigned func, const BufferInfo &buffer) const {
   Operation *owner = root.getDefiningOp();
   bool definedAtEnd =
       owner && owner->getParentOp() == fn.analysis.getFunction().getOperation();
-  int64_t first = definedAtEnd ? fn.end[buffer.firstStep]
-                               : fn.start[buffer.firstStep];
+  int64_t first =
+      definedAtEnd ? fn.end[buffer.firstStep] : fn.start[buffer.firstStep];
   return {first, fn.end[buffer.lastStep]};
 }
 
 std::pair<int64_t, int64_t>
-ModuleSchedule::getStreamWindow(unsigned func,
-                                const BufferInfo &buffer) const {
+ModuleSchedule::getStreamWindow(unsigned func, const BufferInfo &buffer) const {
   const Function &fn = functions[func];
   if (fn.wholeProgram || buffer.readSteps.empty())
     return {0, numSteps - 1};

@@ -1,9 +1,8 @@
 //===- PlanLiveness.cpp - storage and lifetimes of a bound function -------===//
 
-#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/PlanLiveness.h"
-
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 
@@ -74,8 +73,7 @@ SmallVector<Value> StorageWalk::getSources(OpResult result) {
   return sources;
 }
 
-bool StorageWalk::collectGroups(Value start,
-                                llvm::SetVector<unsigned> &found) {
+bool StorageWalk::collectGroups(Value start, llvm::SetVector<unsigned> &found) {
   SmallVector<Value> worklist{start};
   DenseSet<Value> visited;
   while (!worklist.empty()) {
@@ -119,31 +117,12 @@ int64_t FunctionLiveness::getStep(Operation *op) const {
   return top ? stepOf.lookup(top) : 0;
 }
 
-FailureOr<FunctionLiveness>
-FunctionLiveness::analyze(FunctionOpInterface func) {
-  FunctionLiveness result;
-  result.func = func;
-  FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
-  if (failed(tensors))
-    return failure();
-  result.tensors = std::move(*tensors);
-  if (func.isExternal())
-    return result;
-  Block &body = func.getFunctionBody().front();
-  int64_t step = 0;
-  for (Operation &op : body)
-    result.stepOf[&op] = ++step;
-  result.lastStep = step;
-  unsigned numTensors = result.tensors.size();
-  result.tensorIndex.reserve(numTensors);
-  for (auto [i, tensor] : llvm::enumerate(result.tensors))
-    result.tensorIndex[tensor.value] = i;
-
-  // Groups, in program order: what a tensor is stored in comes before it.
-  result.groupOf.assign(numTensors, ~0u);
-  DenseMap<unsigned, SmallVector<unsigned, 2>> aliases;
-  StorageWalk walk(result.tensorIndex, result.groupOf, aliases);
-  for (auto [i, tensor] : llvm::enumerate(result.tensors)) {
+// What a tensor is stored in comes before it.
+void FunctionLiveness::formGroups(
+    DenseMap<unsigned, SmallVector<unsigned, 2>> &aliases) {
+  groupOf.assign(tensors.size(), ~0u);
+  StorageWalk walk(tensorIndex, groupOf, aliases);
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
     llvm::SetVector<unsigned> found;
     bool known = false;
     // Constants and persistent tensors keep their own buffer.
@@ -162,52 +141,74 @@ FunctionLiveness::analyze(FunctionOpInterface func) {
         static_cast<int64_t>(*getTensorByteSize(tensor.value.getType()));
     if (known && found.size() == 1) {
       unsigned group = found.front();
-      result.groupOf[i] = group;
-      result.groups[group].members.push_back(i);
-      result.groups[group].size = std::max(result.groups[group].size, size);
-      result.shared.push_back({static_cast<unsigned>(i), group});
+      groupOf[i] = group;
+      groups[group].members.push_back(i);
+      groups[group].size = std::max(groups[group].size, size);
+      shared.push_back({static_cast<unsigned>(i), group});
       continue;
     }
-    result.groupOf[i] = result.groups.size();
+    groupOf[i] = groups.size();
     StorageGroup group;
     group.members.push_back(i);
     group.size = size;
     group.first = std::numeric_limits<int64_t>::max();
-    result.groups.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
+}
 
-  // Lifetimes: definitions and uses of the members, and of the tensors that
-  // may be stored in the group.
-  for (auto [i, tensor] : llvm::enumerate(result.tensors)) {
+// Definitions and uses of the members, and of the tensors that may be
+// stored in the group.
+void FunctionLiveness::computeLifetimes(
+    Block &body, const DenseMap<unsigned, SmallVector<unsigned, 2>> &aliases) {
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
     SmallVector<unsigned, 2> targets;
-    if (result.groupOf[i] != ~0u)
-      targets.push_back(result.groupOf[i]);
+    if (groupOf[i] != ~0u)
+      targets.push_back(groupOf[i]);
     else
       targets = aliases.lookup(i);
     int64_t def = isa<BlockArgument>(tensor.value)
                       ? 0
-                      : result.stepOf.lookup(tensor.value.getDefiningOp());
+                      : stepOf.lookup(tensor.value.getDefiningOp());
     for (unsigned g : targets) {
-      StorageGroup &group = result.groups[g];
+      StorageGroup &group = groups[g];
       group.first = std::min(group.first, def);
       group.last = std::max(group.last, def);
     }
     for (Operation *user : tensor.value.getUsers()) {
       Operation *top = body.findAncestorOpInBlock(*user);
-      int64_t use = top == body.getTerminator() ? result.lastStep
-                                                : result.stepOf.lookup(top);
+      int64_t use = top == body.getTerminator() ? lastStep : stepOf.lookup(top);
       for (unsigned g : targets) {
-        StorageGroup &group = result.groups[g];
+        StorageGroup &group = groups[g];
         group.last = std::max(group.last, use);
         group.readSteps.push_back(use);
       }
     }
   }
-  for (StorageGroup &group : result.groups) {
+  for (StorageGroup &group : groups) {
     llvm::sort(group.readSteps);
-    group.readSteps.erase(llvm::unique(group.readSteps),
-                          group.readSteps.end());
+    group.readSteps.erase(llvm::unique(group.readSteps), group.readSteps.end());
   }
+}
+
+FailureOr<FunctionLiveness>
+FunctionLiveness::analyze(FunctionOpInterface func) {
+  FunctionLiveness result;
+  result.func = func;
+  FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
+  if (failed(tensors))
+    return failure();
+  result.tensors = std::move(*tensors);
+  if (func.isExternal())
+    return result;
+  Block &body = func.getFunctionBody().front();
+  for (Operation &op : body)
+    result.stepOf[&op] = ++result.lastStep;
+  result.tensorIndex.reserve(result.tensors.size());
+  for (auto [i, tensor] : llvm::enumerate(result.tensors))
+    result.tensorIndex[tensor.value] = i;
+  DenseMap<unsigned, SmallVector<unsigned, 2>> aliases;
+  result.formGroups(aliases);
+  result.computeLifetimes(body, aliases);
   return result;
 }
 
@@ -232,9 +233,8 @@ collectCalls(ArrayRef<FunctionLiveness> functions, ModuleOp module) {
     planned[function.getFunction()] = f;
   std::vector<SmallVector<Call, 2>> calls(functions.size());
   for (auto [f, function] : llvm::enumerate(functions)) {
-    Block &body = FunctionOpInterface(function.getFunction())
-                      .getFunctionBody()
-                      .front();
+    Block &body =
+        FunctionOpInterface(function.getFunction()).getFunctionBody().front();
     for (Operation &top : body) {
       int64_t step = function.getStep(&top);
       SmallVector<Operation *> worklist{&top};
@@ -259,11 +259,10 @@ collectCalls(ArrayRef<FunctionLiveness> functions, ModuleOp module) {
   return calls;
 }
 
-/// Lays the functions out on one timeline from their calls: each function
-/// called from one site inside that call's step, depth first with an
-/// explicit stack (call chains may be deep).
-static void layOut(ModuleLiveness &result,
-                   ArrayRef<SmallVector<Call, 2>> calls) {
+/// A function called from several sites, and everything it calls, is live
+/// for the whole program. Returns the number of sites calling each.
+static std::vector<unsigned>
+markWholeProgram(ModuleLiveness &result, ArrayRef<SmallVector<Call, 2>> calls) {
   unsigned n = result.functions.size();
   std::vector<unsigned> sites(n, 0);
   for (const SmallVector<Call, 2> &list : calls)
@@ -282,6 +281,16 @@ static void layOut(ModuleLiveness &result,
         result.timelines[call.callee].wholeProgram = true;
         worklist.push_back(call.callee);
       }
+  return sites;
+}
+
+/// Lays the functions out on one timeline from their calls: each function
+/// called from one site inside that call's step, depth first with an
+/// explicit stack (call chains may be deep).
+static void layOut(ModuleLiveness &result,
+                   ArrayRef<SmallVector<Call, 2>> calls) {
+  unsigned n = result.functions.size();
+  std::vector<unsigned> sites = markWholeProgram(result, calls);
   auto nested = [&](unsigned g) {
     return sites[g] == 1 && !result.timelines[g].wholeProgram;
   };
@@ -336,8 +345,8 @@ static void layOut(ModuleLiveness &result,
       timeline.end[frame.step] =
           frame.hasCallees ? next++ : timeline.start[frame.step];
       // The callees' returns end with the step: results are copied out then.
-      for (const Call &call : list.slice(frame.stepCalls,
-                                         frame.call - frame.stepCalls))
+      for (const Call &call :
+           list.slice(frame.stepCalls, frame.call - frame.stepCalls))
         if (nested(call.callee) && !result.timelines[call.callee].end.empty())
           result.timelines[call.callee].end.back() = timeline.end[frame.step];
       ++frame.step;

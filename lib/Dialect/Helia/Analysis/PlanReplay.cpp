@@ -417,14 +417,8 @@ Replay::getFootprint(unsigned func) {
   return footprints[func];
 }
 
-LogicalResult Replay::run() {
-  if (failed(analyze()))
-    return failure();
-  for (Function &fn : functions)
-    flatten(fn);
-
-  // Planned functions that no planned function reaches run from the host,
-  // one invocation after another, in module order.
+/// Per function, whether a planned function calls it (directly or not).
+static std::vector<bool> findCalled(ArrayRef<Function> functions) {
   std::vector<bool> reached(functions.size(), false);
   SmallVector<unsigned> worklist;
   for (auto [f, fn] : llvm::enumerate(functions))
@@ -438,7 +432,18 @@ LogicalResult Replay::run() {
         worklist.push_back(g);
       }
   }
+  return reached;
+}
 
+LogicalResult Replay::run() {
+  if (failed(analyze()))
+    return failure();
+  for (Function &fn : functions)
+    flatten(fn);
+
+  // Planned functions that no planned function reaches run from the host,
+  // one invocation after another, in module order.
+  std::vector<bool> reached = findCalled(functions);
   for (OwnerId id : hydrated)
     write(id, owners[id].offset, owners[id].size, owners[id].arena);
   std::vector<bool> invoked(functions.size(), false), active(functions.size());

@@ -14,8 +14,9 @@
 
 #include "helia/Dialect/Helia/Analysis/FirmwareNames.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
-#include "llvm/Support/Format.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace mlir;
@@ -28,9 +29,8 @@ uint64_t FirmwareTensor::getNumElements() const {
   return count;
 }
 
-static FailureOr<FirmwareTensor> describeTensor(Type type, Location loc,
-                                                StringRef entry,
-                                                const Twine &what) {
+static FailureOr<FirmwareTensor>
+describeTensor(Type type, Location loc, StringRef entry, const Twine &what) {
   FirmwareTensor tensor;
   tensor.elementType = type;
   if (auto memref = dyn_cast<MemRefType>(type)) {
@@ -54,7 +54,7 @@ static FailureOr<FirmwareTensor> describeTensor(Type type, Location loc,
 }
 
 LogicalResult FirmwareLayout::describeModel(Operation *module,
-                                           FirmwareAttr record) {
+                                            FirmwareAttr record) {
   FirmwareLayout &layout = *this;
   Location loc = module->getLoc();
   for (auto [index, arena] : llvm::enumerate(layout.arenas))
@@ -114,13 +114,6 @@ LogicalResult FirmwareLayout::describeModel(Operation *module,
   return success();
 }
 
-/// Bytes of one element as the C type holds it (i1 in a byte).
-static uint64_t getElementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  return std::max<uint64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 static std::string getRegionMacro(StringRef upper, const FirmwareRegion &r) {
   return (upper + "_REGION_" + toCIdentifier(r.memory + "_" + r.arena, true))
       .str();
@@ -147,24 +140,12 @@ static void writeTensor(raw_ostream &os, StringRef prefix, StringRef upper,
     os << "#define " << macro << "_DIM_" << i << " " << dim << "\n";
   os << "#define " << macro << "_SIZE " << tensor.getNumElements() << "u\n";
   os << "#define " << macro << "_BYTES "
-     << tensor.getNumElements() * getElementBytes(tensor.elementType)
+     << tensor.getNumElements() * *getElementByteSize(tensor.elementType)
      << "u\n";
 }
 
-void FirmwareLayout::writeModelApi(raw_ostream &os) const {
-  std::string upper = toCIdentifier(prefix, /*upper=*/true);
-  const FirmwareModel &m = *model;
-  std::string hash;
-  llvm::raw_string_ostream(hash) << llvm::format_hex_no_prefix(planHash, 8);
-  os << "\n/*=== The model API (docs/Firmware.md) "
-        "=====================================*/\n\n";
-  os << "/* The plan this header belongs to. " << prefix
-     << "_model_init refers to the object's\n   " << prefix << "_plan_"
-     << hash << ": with a header of another plan the link fails. */\n"
-     << "#define " << upper << "_PLAN_HASH 0x" << hash << "u\n"
-     << "extern const uint32_t " << prefix << "_plan_hash;\n"
-     << "extern const uint32_t " << prefix << "_plan_" << hash << ";\n\n";
-
+/// The status codes the model API's functions return.
+static void writeStatuses(raw_ostream &os, StringRef upper) {
   os << "/* What the functions below return. */\n";
   static const std::pair<FirmwareStatus, const char *> statuses[] = {
       {FirmwareStatus::Ok, "OK"},
@@ -180,7 +161,12 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
   for (auto [status, name] : statuses)
     os << "#define " << upper << "_" << name << " "
        << static_cast<int32_t>(status) << "\n";
+}
 
+/// Every arena of the plan by region id, with its size, alignment and
+/// whether the caller supplies it.
+static void writeRegions(raw_ostream &os, StringRef prefix, StringRef upper,
+                         ArrayRef<FirmwareRegion> regions) {
   os << "\n/* Every arena of the plan by region id: the image's arenas (as in "
      << prefix << "_arena_buffers),\n   then those the caller supplies with "
      << prefix << "_bind_arena before " << prefix << "_model_init. */\n";
@@ -191,7 +177,8 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
      << prefix << "_region_t;\n";
   // The same facts as initialisers, for code that binds every caller
   // region in a loop whatever the plan.
-  auto list = [&](StringRef name, function_ref<uint64_t(const FirmwareRegion &)> get) {
+  auto list = [&](StringRef name,
+                  function_ref<uint64_t(const FirmwareRegion &)> get) {
     os << "#define " << upper << "_REGION_" << name << " {";
     llvm::interleaveComma(regions, os,
                           [&](const FirmwareRegion &r) { os << get(r); });
@@ -199,7 +186,8 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
   };
   list("SIZES", [](const FirmwareRegion &r) { return r.size; });
   list("ALIGNS", [](const FirmwareRegion &r) { return r.alignment; });
-  list("CALLERS", [](const FirmwareRegion &r) -> uint64_t { return r.global < 0; });
+  list("CALLERS",
+       [](const FirmwareRegion &r) -> uint64_t { return r.global < 0; });
   for (const FirmwareRegion &region : regions) {
     std::string macro = getRegionMacro(upper, region);
     os << "#define " << macro << "_SIZE " << region.size << "u\n"
@@ -207,7 +195,11 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
        << "#define " << macro << "_CALLER " << (region.global < 0 ? 1 : 0)
        << "\n";
   }
+}
 
+/// The model's inputs and outputs and the context that holds them.
+static void writeModelState(raw_ostream &os, StringRef prefix, StringRef upper,
+                            const FirmwareModel &m) {
   os << "\n/* Inputs and outputs of " << m.entry << ". */\n";
   os << "#define " << upper << "_INPUT_COUNT " << m.inputs.size() << "\n";
   os << "#define " << upper << "_OUTPUT_COUNT " << m.outputs.size() << "\n";
@@ -219,18 +211,23 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
   os << "\n/* The model's state. " << prefix
      << "_model_init points each input at its slot in\n   the arena (or "
         "leaves it NULL when the plan gives it none): fill it there, or\n   "
-        "point it at your own buffer. " << prefix
+        "point it at your own buffer. "
+     << prefix
      << "_model_run points each output at the\n   result, valid until the "
         "next run. */\n";
   os << "typedef struct {\n  uint32_t plan_hash;\n  uint32_t state;\n";
   for (auto [i, tensor] : llvm::enumerate(m.inputs))
-    os << "  " << prefix << "_input_" << i << "_t " << (tensor.isMemRef ? "*" : "")
-       << "input_" << i << ";\n";
+    os << "  " << prefix << "_input_" << i << "_t "
+       << (tensor.isMemRef ? "*" : "") << "input_" << i << ";\n";
   for (auto [i, tensor] : llvm::enumerate(m.outputs))
     os << "  " << prefix << "_output_" << i << "_t "
        << (tensor.isMemRef ? "*" : "") << "output_" << i << ";\n";
   os << "} " << prefix << "_model_context_t;\n\n";
+}
 
+/// The functions of the model API.
+static void writeModelFunctions(raw_ostream &os, StringRef prefix,
+                                StringRef hash) {
   os << "/* Gives region `region` (a " << prefix
      << "_region_t) the caller's buffer: at least\n   <REGION>_SIZE bytes, "
         "aligned to <REGION>_ALIGN. Only for regions with\n   <REGION>_CALLER "
@@ -248,6 +245,24 @@ void FirmwareLayout::writeModelApi(raw_ostream &os) const {
         "the\n   results. */\n"
      << "int32_t " << prefix << "_model_run(" << prefix
      << "_model_context_t *ctx);\n";
+}
+
+void FirmwareLayout::writeModelApi(raw_ostream &os) const {
+  std::string upper = toCIdentifier(prefix, /*upper=*/true);
+  std::string hash;
+  llvm::raw_string_ostream(hash) << llvm::format_hex_no_prefix(planHash, 8);
+  os << "\n/*=== The model API (docs/Firmware.md) "
+        "=====================================*/\n\n";
+  os << "/* The plan this header belongs to. " << prefix
+     << "_model_init refers to the object's\n   " << prefix << "_plan_" << hash
+     << ": with a header of another plan the link fails. */\n"
+     << "#define " << upper << "_PLAN_HASH 0x" << hash << "u\n"
+     << "extern const uint32_t " << prefix << "_plan_hash;\n"
+     << "extern const uint32_t " << prefix << "_plan_" << hash << ";\n\n";
+  writeStatuses(os, upper);
+  writeRegions(os, prefix, upper, regions);
+  writeModelState(os, prefix, upper, *model);
+  writeModelFunctions(os, prefix, hash);
 }
 
 FailureOr<uint32_t> FirmwareLayout::computePlanHash(Location loc) const {

@@ -8,8 +8,8 @@
 
 #include "helia/Dialect/Helia/Export/FirmwareLayout.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -169,9 +169,8 @@ struct HeaderTypes {
     std::string elementId;
     llvm::raw_string_ostream ids(elementId);
     memref.getElementType().print(ids);
-    std::string name = prefix + "_memref_" +
-                       std::to_string(memref.getRank()) + "d_" +
-                       toCIdentifier(elementId, /*upper=*/false) + "_t";
+    std::string name = prefix + "_memref_" + std::to_string(memref.getRank()) +
+                       "d_" + toCIdentifier(elementId, /*upper=*/false) + "_t";
     if (defined.insert(name).second) {
       std::string def;
       llvm::raw_string_ostream os(def);
@@ -179,8 +178,8 @@ struct HeaderTypes {
       for (int64_t i = 0; i < memref.getRank(); ++i)
         os << "?x";
       os << elementId << "> as the MLIR C interface passes it. */\n";
-      os << "typedef struct {\n  " << *element << " *allocated;\n  "
-         << *element << " *aligned;\n  " << index << " offset;\n";
+      os << "typedef struct {\n  " << *element << " *allocated;\n  " << *element
+         << " *aligned;\n  " << index << " offset;\n";
       if (memref.getRank() > 0)
         os << "  " << index << " sizes[" << memref.getRank() << "];\n  "
            << index << " strides[" << memref.getRank() << "];\n";
@@ -192,90 +191,97 @@ struct HeaderTypes {
 };
 } // namespace
 
-LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
-                                          Location loc) const {
-  std::string upper = toCIdentifier(prefix, /*upper=*/true);
-  HeaderTypes types{prefix, "int" + std::to_string(indexBits) + "_t", {},
-                    {}};
-  // Entry points first, so that their descriptor types are known.
-  std::string prototypes;
-  llvm::raw_string_ostream protos(prototypes);
-  for (const FirmwareEntry &entry : entries) {
-    StringRef name = entry.name;
-    FunctionType type = entry.type;
-    SmallVector<std::string> params;
-    std::string returnType = "void";
-    auto cannot = [&](Type t) {
-      return emitError(loc, "cannot declare entry point '")
-             << name << "' in C: its type " << t
-             << " has no C spelling here (memrefs and scalars of f16, bf16, "
-                "f32, f64, i8-i64 and index only)";
-    };
-    if (type.getNumResults() == 1 && !isa<MemRefType>(type.getResult(0))) {
-      FailureOr<std::string> r = types.scalar(type.getResult(0));
-      if (failed(r))
-        return cannot(type.getResult(0));
-      returnType = *r;
-    } else if (type.getNumResults() == 1) {
-      FailureOr<std::string> r = types.get(type.getResult(0));
-      if (failed(r))
-        return cannot(type.getResult(0));
-      params.push_back(*r + "result");
-    } else if (type.getNumResults() > 1) {
-      // The C interface returns several results as one struct, named after
-      // the entry point without repeating the prefix (`model_results_t`,
-      // not `model_model_results_t`).
-      StringRef stem = name;
-      if (stem == prefix)
-        stem = "";
-      else
-        stem.consume_front(prefix + "_");
-      std::string structName =
-          prefix + (stem.empty() ? "" : "_" + stem.str()) + "_results_t";
-      std::string def;
-      llvm::raw_string_ostream ds(def);
-      ds << "typedef struct {\n";
-      for (auto [i, result] : llvm::enumerate(type.getResults())) {
-        FailureOr<std::string> r = types.get(result);
-        if (failed(r))
-          return cannot(result);
-        std::string field = *r;
-        if (isa<MemRefType>(result))
-          field.resize(field.size() - 2); // the struct, not a pointer
-        ds << "  " << field << " result" << i << ";\n";
-      }
-      ds << "} " << structName << ";\n";
-      types.definitions.push_back(def);
-      params.push_back(structName + " *results");
+/// The C struct that returns the several results of `name`, named after
+/// the entry point without repeating the prefix (`model_results_t`, not
+/// `model_model_results_t`); fails on the first result with no C spelling.
+static FailureOr<std::string>
+defineResultsStruct(HeaderTypes &types, StringRef prefix, StringRef name,
+                    FunctionType type, Type &unspellable) {
+  StringRef stem = name;
+  if (stem == prefix)
+    stem = "";
+  else
+    stem.consume_front((prefix + "_").str());
+  std::string structName =
+      prefix.str() + (stem.empty() ? "" : "_" + stem.str()) + "_results_t";
+  std::string def;
+  llvm::raw_string_ostream ds(def);
+  ds << "typedef struct {\n";
+  for (auto [i, result] : llvm::enumerate(type.getResults())) {
+    FailureOr<std::string> r = types.get(result);
+    if (failed(r)) {
+      unspellable = result;
+      return failure();
     }
-    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
-      FailureOr<std::string> p = types.get(input);
-      if (failed(p))
-        return cannot(input);
-      std::string param = *p;
-      if (!StringRef(param).ends_with("*"))
-        param += " ";
-      params.push_back(param + "arg" + std::to_string(i));
-    }
-    protos << "/* " << name << type << " */\n";
-    protos << returnType << " _mlir_ciface_" << name << "(";
-    if (params.empty())
-      protos << "void";
-    llvm::interleaveComma(params, protos);
-    protos << ");\n";
+    std::string field = *r;
+    if (isa<MemRefType>(result))
+      field.resize(field.size() - 2); // the struct, not a pointer
+    ds << "  " << field << " result" << i << ";\n";
   }
+  ds << "} " << structName << ";\n";
+  types.definitions.push_back(def);
+  return structName;
+}
 
-  os << "/* helia plan of '" << prefix << "' for platform '"
-     << platform.getName()
-     << "'. Generated by helia-assign-sections; do not edit. */\n";
-  os << "#ifndef " << upper << "_HELIA_H\n#define " << upper
-     << "_HELIA_H\n\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern "
-        "\"C\" {\n#endif\n\n";
+/// The C prototype of `entry`'s C interface, into `protos`; its descriptor
+/// and result types into `types`.
+static LogicalResult writePrototype(raw_ostream &protos, HeaderTypes &types,
+                                    StringRef prefix,
+                                    const FirmwareEntry &entry, Location loc) {
+  StringRef name = entry.name;
+  FunctionType type = entry.type;
+  SmallVector<std::string> params;
+  std::string returnType = "void";
+  auto cannot = [&](Type t) {
+    return emitError(loc, "cannot declare entry point '")
+           << name << "' in C: its type " << t
+           << " has no C spelling here (memrefs and scalars of f16, bf16, "
+              "f32, f64, i8-i64 and index only)";
+  };
+  if (type.getNumResults() == 1 && !isa<MemRefType>(type.getResult(0))) {
+    FailureOr<std::string> r = types.scalar(type.getResult(0));
+    if (failed(r))
+      return cannot(type.getResult(0));
+    returnType = *r;
+  } else if (type.getNumResults() == 1) {
+    FailureOr<std::string> r = types.get(type.getResult(0));
+    if (failed(r))
+      return cannot(type.getResult(0));
+    params.push_back(*r + "result");
+  } else if (type.getNumResults() > 1) {
+    Type unspellable;
+    FailureOr<std::string> structName =
+        defineResultsStruct(types, prefix, name, type, unspellable);
+    if (failed(structName))
+      return cannot(unspellable);
+    params.push_back(*structName + " *results");
+  }
+  for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+    FailureOr<std::string> p = types.get(input);
+    if (failed(p))
+      return cannot(input);
+    std::string param = *p;
+    if (!StringRef(param).ends_with("*"))
+      param += " ";
+    params.push_back(param + "arg" + std::to_string(i));
+  }
+  protos << "/* " << name << type << " */\n";
+  protos << returnType << " _mlir_ciface_" << name << "(";
+  if (params.empty())
+    protos << "void";
+  llvm::interleaveComma(params, protos);
+  protos << ");\n";
+  return success();
+}
+
+/// The arenas by region id, their symbols and the table of their buffers.
+static void writeArenas(raw_ostream &os, StringRef prefix, StringRef upper,
+                        ArrayRef<FirmwareArena> arenas) {
   os << "/* Arenas, by region id (the index in " << prefix
      << "_arena_buffers). */\n";
   os << "#define " << upper << "_ARENA_COUNT " << arenas.size() << "\n";
   for (auto [index, arena] : llvm::enumerate(arenas)) {
-    std::string macro = upper + "_ARENA_" +
+    std::string macro = upper.str() + "_ARENA_" +
                         toCIdentifier(arena.memory + "_" + arena.arena, true);
     os << "#define " << macro << " " << index << "\n";
     os << "#define " << macro << "_SIZE " << arena.size << "u\n";
@@ -289,9 +295,28 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
      << "_arena_t;\n";
   os << "extern const " << prefix << "_arena_t " << prefix << "_arena_buffers["
      << std::max<size_t>(arenas.size(), 1) << "];\n\n";
+}
+
+LogicalResult FirmwareLayout::writeHeader(raw_ostream &os, Location loc) const {
+  std::string upper = toCIdentifier(prefix, /*upper=*/true);
+  HeaderTypes types{prefix, "int" + std::to_string(indexBits) + "_t", {}, {}};
+  // Entry points first, so that their descriptor types are known.
+  std::string prototypes;
+  llvm::raw_string_ostream protos(prototypes);
+  for (const FirmwareEntry &entry : entries)
+    if (failed(writePrototype(protos, types, prefix, entry, loc)))
+      return failure();
+
+  os << "/* helia plan of '" << prefix << "' for platform '"
+     << platform.getName()
+     << "'. Generated by helia-assign-sections; do not edit. */\n";
+  os << "#ifndef " << upper << "_HELIA_H\n#define " << upper
+     << "_HELIA_H\n\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern "
+        "\"C\" {\n#endif\n\n";
+  writeArenas(os, prefix, upper, arenas);
   if (hasHydrate)
-    os << "/* Copies the staged constants into their memories ("
-       << prefix << "_model_init calls it;\n   it does nothing when the plan "
+    os << "/* Copies the staged constants into their memories (" << prefix
+       << "_model_init calls it;\n   it does nothing when the plan "
           "stages none). Weak: define your own to replace\n   it. */\n"
        << "void " << prefix << "_hydrate_constants(void);\n\n";
   os << "/* Every hydrate and stream copy calls this (default: memcpy). "
@@ -308,4 +333,3 @@ LogicalResult FirmwareLayout::writeHeader(raw_ostream &os,
      << "_HELIA_H */\n";
   return success();
 }
-

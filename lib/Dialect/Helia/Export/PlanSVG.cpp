@@ -3,15 +3,17 @@
 // One self-contained SVG document with a panel per arena: x is the schedule
 // step, y the offset in the arena, one rectangle per tensor coloured by its
 // kind and shaded by its predicted traffic per byte (darker: more bytes
-// moved per byte it holds per inference; `data-traffic` gives the bytes). Each panel's plot is a nested <svg> whose user units are steps and
-// bytes, so a rectangle's y and height are the tensor's offset and size
-// exactly and a checker can compare them with the JSON plan. Labels, axes
-// and the peak marker are drawn in pixels around it.
+// moved per byte it holds per inference; `data-traffic` gives the bytes). Each
+// panel's plot is a nested <svg> whose user units are steps and bytes, so a
+// rectangle's y and height are the tensor's offset and size exactly and a
+// checker can compare them with the JSON plan. Labels, axes and the peak marker
+// are drawn in pixels around it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/Export/Format.h"
 #include "helia/Dialect/Helia/Export/PlanSVG.h"
+#include "SVGText.h"
+#include "helia/Dialect/Helia/Export/Format.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,6 +28,7 @@
 
 using namespace mlir;
 using namespace mlir::helia;
+using namespace mlir::helia::svg;
 
 namespace {
 /// Geometry of the document, in pixels.
@@ -35,12 +38,10 @@ constexpr double kHeaderHeight = 64;
 constexpr double kPanelTitleHeight = 36;
 constexpr double kPlotHeight = 220;
 constexpr double kAxisHeight = 40;
+constexpr double kPanelHeight = kPanelTitleHeight + kPlotHeight + kAxisHeight;
 constexpr double kPixelsPerStep = 20;
 constexpr double kMinPlotWidth = 560;
 constexpr double kMaxPlotWidth = 1800;
-constexpr int kFontSize = 10;
-/// Approximate advance of one character of the label font.
-constexpr double kCharWidth = 6.1;
 
 /// The header names at most this many functions.
 constexpr size_t kMaxTitleFunctions = 8;
@@ -63,27 +64,6 @@ struct Slot {
 };
 } // namespace
 
-namespace {
-/// Text for an SVG document: streamed with the characters XML reserves
-/// escaped (llvm::printHTMLEscaped).
-struct Escaped {
-  StringRef text;
-};
-
-llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Escaped escaped) {
-  llvm::printHTMLEscaped(escaped.text, os);
-  return os;
-}
-} // namespace
-
-static Escaped escape(StringRef text) { return {text}; }
-
-static std::string px(double value) {
-  std::string result;
-  llvm::raw_string_ostream(result) << llvm::format("%.2f", value);
-  return result;
-}
-
 static const char *kindColor(const Slot &slot) {
   if (slot.stream)
     return kStreamColor;
@@ -97,53 +77,58 @@ static const char *kindColor(const Slot &slot) {
   }
 }
 
-/// The longest label that fits a run of `length` pixels with `thickness`
-/// pixels across: the name, or its trailing '/'-separated components; empty
-/// if none fits.
-static StringRef fitLabel(StringRef name, double length, double thickness) {
-  if (thickness < kFontSize + 1)
-    return "";
-  StringRef candidate = name;
-  while (candidate.size() * kCharWidth + 4 > length) {
-    size_t slash = candidate.find('/');
-    if (slash == StringRef::npos)
-      return "";
-    candidate = candidate.drop_front(slash + 1);
-  }
-  return candidate;
-}
+namespace {
+/// Writes one plan: the layout of the x axis and the shading are computed
+/// once (the constructor), then the header and one panel per arena.
+class SvgWriter {
+public:
+  SvgWriter(const MemoryPlan &plan, llvm::raw_ostream &os);
+  void write();
 
-/// Spacing of axis ticks: 1, 2, 5, 10, 20, ... so that `range` gets at most
-/// `maxTicks` of them.
-static int64_t tickSpacing(int64_t range, int64_t maxTicks) {
-  int64_t spacing = 1;
-  while (true) {
-    for (int64_t factor : {1, 2, 5})
-      if (range / (spacing * factor) <= maxTicks)
-        return spacing * factor;
-    spacing *= 10;
-  }
-}
+private:
+  void writeHeader(double width, double height);
+  void writePanel(unsigned index, const PlanArena &arena);
+  // The parts of a panel, top to bottom.
+  void writePanelTitle(unsigned index, const PlanArena &arena, double top,
+                       bool reused, const std::optional<PlanPeak> &peak);
+  void writeRects(const PlanArena &arena, ArrayRef<Slot> arenaSlots,
+                  double plotTop, bool reused);
+  void writeLabels(ArrayRef<Slot> arenaSlots, double plotTop, double pxPerByte,
+                   bool reused);
+  void writeAxes(const PlanArena &arena, double plotTop, double pxPerByte);
+  /// The fill opacity of `t`'s rectangle: its buffer's traffic per byte,
+  /// on a log scale up to the largest.
+  double opacity(const PlanTensor &t);
 
-void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
-  // Each function's schedule gets a segment of the x axis, in plan order.
-  llvm::StringMap<int64_t> stepsOf;
+  const MemoryPlan &plan;
+  llvm::raw_ostream &os;
+  /// Each function's schedule gets a segment of the x axis, in plan order.
+  llvm::StringMap<int64_t> stepsOf, baseOf;
+  int64_t totalSteps = 0;
+  /// The rectangles of every arena, in tensor order.
+  std::vector<std::vector<Slot>> slots;
+  /// Traffic per byte of every buffer (its primary tensor's), and the
+  /// largest, for the shading.
+  std::map<unsigned, uint64_t> trafficOf;
+  double maxDensity = 0;
+  double plotWidth = 0, pxPerStep = 0;
+};
+} // namespace
+
+SvgWriter::SvgWriter(const MemoryPlan &plan, llvm::raw_ostream &os)
+    : plan(plan), os(os), slots(plan.arenas.size()) {
   for (const std::string &f : plan.functions)
     stepsOf[f] = 1;
   for (const PlanTensor &t : plan.tensors) {
     int64_t last = std::max(t.lastStep, t.streamArena ? t.streamLastStep : 0);
     stepsOf[t.function] = std::max(stepsOf[t.function], last + 1);
   }
-  llvm::StringMap<int64_t> baseOf;
-  int64_t totalSteps = 0;
   for (const std::string &f : plan.functions) {
     baseOf[f] = totalSteps;
     totalSteps += stepsOf[f];
   }
   totalSteps = std::max<int64_t>(totalSteps, 1);
 
-  // The rectangles of every arena, in tensor order.
-  std::vector<std::vector<Slot>> slots(plan.arenas.size());
   for (const PlanTensor &t : plan.tensors) {
     slots[t.arena].push_back({&t, t.offset, t.firstStep, t.lastStep, false});
     if (t.streamArena)
@@ -151,10 +136,6 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
           {&t, t.streamOffset, t.streamStep, t.streamLastStep, true});
   }
 
-  // Traffic per byte of every buffer (its primary tensor's), and the
-  // largest, for the shading.
-  std::map<unsigned, uint64_t> trafficOf;
-  double maxDensity = 0;
   for (const PlanTensor &t : plan.tensors)
     if (t.primary) {
       uint64_t moved = t.readBytes + t.writeBytes;
@@ -163,22 +144,31 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
         maxDensity = std::max(maxDensity, static_cast<double>(moved) /
                                               static_cast<double>(t.size));
     }
-  auto opacity = [&](const PlanTensor &t) {
-    if (maxDensity <= 0 || t.size <= 0)
-      return 1.0;
-    double density = static_cast<double>(trafficOf[t.buffer]) /
-                     static_cast<double>(t.size);
-    return 0.25 + 0.75 * std::log1p(density) / std::log1p(maxDensity);
-  };
+  plotWidth =
+      std::clamp(totalSteps * kPixelsPerStep, kMinPlotWidth, kMaxPlotWidth);
+  pxPerStep = plotWidth / totalSteps;
+}
 
-  double plotWidth = std::clamp(totalSteps * kPixelsPerStep, kMinPlotWidth,
-                                kMaxPlotWidth);
-  double pxPerStep = plotWidth / totalSteps;
-  double panelHeight = kPanelTitleHeight + kPlotHeight + kAxisHeight;
+double SvgWriter::opacity(const PlanTensor &t) {
+  if (maxDensity <= 0 || t.size <= 0)
+    return 1.0;
+  double density =
+      static_cast<double>(trafficOf[t.buffer]) / static_cast<double>(t.size);
+  return 0.25 + 0.75 * std::log1p(density) / std::log1p(maxDensity);
+}
+
+void SvgWriter::write() {
   double width = kMarginLeft + plotWidth + kMarginRight;
   double height =
-      kHeaderHeight + std::max<size_t>(plan.arenas.size(), 1) * panelHeight;
+      kHeaderHeight + std::max<size_t>(plan.arenas.size(), 1) * kPanelHeight;
+  writeHeader(width, height);
+  for (auto [index, arena] : llvm::enumerate(plan.arenas))
+    writePanel(index, arena);
+  os << "</svg>\n";
+}
 
+/// The document's opening, its title and the legend.
+void SvgWriter::writeHeader(double width, double height) {
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width)
      << "\" height=\"" << px(height) << "\" viewBox=\"0 0 " << px(width) << " "
@@ -187,7 +177,6 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
   os << "<title>helia memory plan: " << escape(plan.platform) << "</title>\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
 
-  // Header and legend.
   os << "<text x=\"" << px(kMarginLeft) << "\" y=\"22\" font-size=\"15\" "
      << "font-weight=\"bold\">helia memory plan: platform "
      << escape(plan.platform) << ", function"
@@ -211,155 +200,169 @@ void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
     legendX += 16 + std::strlen(label) * kCharWidth + 20;
   }
   if (plan.arenas.empty())
-    os << "<text x=\"" << px(kMarginLeft) << "\" y=\""
-       << px(kHeaderHeight + 20) << "\">no arenas</text>\n";
+    os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(kHeaderHeight + 20)
+       << "\">no arenas</text>\n";
+}
 
-  for (auto [index, arena] : llvm::enumerate(plan.arenas)) {
-    double top = kHeaderHeight + index * panelHeight;
-    double plotTop = top + kPanelTitleHeight;
-    int64_t size = std::max<int64_t>(arena.size, 1);
-    double pxPerByte = kPlotHeight / size;
-    const std::vector<Slot> &arenaSlots = slots[index];
-    // Bytes of persistent and constant arenas are never reused: their
-    // tensors hold them for the whole run.
-    bool reused = arena.role == ArenaRole::Scratch;
+void SvgWriter::writePanel(unsigned index, const PlanArena &arena) {
+  double top = kHeaderHeight + index * kPanelHeight;
+  double plotTop = top + kPanelTitleHeight;
+  int64_t size = std::max<int64_t>(arena.size, 1);
+  double pxPerByte = kPlotHeight / size;
+  const std::vector<Slot> &arenaSlots = slots[index];
+  // Bytes of persistent and constant arenas are never reused: their
+  // tensors hold them for the whole run.
+  bool reused = arena.role == ArenaRole::Scratch;
+  std::optional<PlanPeak> peak;
+  if (reused)
+    peak = plan.findPeak(index);
 
-    std::optional<PlanPeak> peak;
-    if (reused)
-      peak = plan.findPeak(index);
+  writePanelTitle(index, arena, top, reused, peak);
+  writeRects(arena, arenaSlots, plotTop, reused);
+  // The peak marker, under the labels.
+  if (peak) {
+    double x = kMarginLeft +
+               (baseOf.lookup(peak->function) + peak->step + 0.5) * pxPerStep;
+    os << "<line class=\"peak\" data-step=\"" << peak->step << "\" x1=\""
+       << px(x) << "\" y1=\"" << px(plotTop - 4) << "\" x2=\"" << px(x)
+       << "\" y2=\"" << px(plotTop + kPlotHeight) << "\" stroke=\""
+       << kPeakColor << "\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n";
+  }
+  writeLabels(arenaSlots, plotTop, pxPerByte, reused);
+  writeAxes(arena, plotTop, pxPerByte);
+  os << "</g>\n";
+}
 
-    os << "<g class=\"arena\" id=\"arena-" << index << "\" data-region=\""
-       << index << "\" data-name=\"" << escape(arena.name) << "\">\n";
-    os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 16)
-       << "\" font-size=\"13\" font-weight=\"bold\">" << escape(arena.name)
-       << "</text>";
-    os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 30)
-       << "\">" << stringifyArenaRole(arena.role) << " in "
-       << escape(arena.memory);
-    if (arena.sourceMemory != arena.memory)
-      os << " from " << escape(arena.sourceMemory);
-    os << ", " << getArenaKindName(arena) << ", " << arena.size << " bytes, "
-       << arenaSlots.size() << " tensor" << (arenaSlots.size() == 1 ? "" : "s");
-    if (!reused)
-      os << ", held for the whole run";
-    if (peak) {
-      os << "; peak " << peak->bytes << " bytes at step " << peak->step;
-      if (plan.functions.size() > 1)
-        os << " of " << escape(peak->function);
-    }
-    os << "</text>\n";
+void SvgWriter::writePanelTitle(unsigned index, const PlanArena &arena,
+                                double top, bool reused,
+                                const std::optional<PlanPeak> &peak) {
+  size_t numSlots = slots[index].size();
+  os << "<g class=\"arena\" id=\"arena-" << index << "\" data-region=\""
+     << index << "\" data-name=\"" << escape(arena.name) << "\">\n";
+  os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 16)
+     << "\" font-size=\"13\" font-weight=\"bold\">" << escape(arena.name)
+     << "</text>";
+  os << "<text x=\"" << px(kMarginLeft) << "\" y=\"" << px(top + 30) << "\">"
+     << stringifyArenaRole(arena.role) << " in " << escape(arena.memory);
+  if (arena.sourceMemory != arena.memory)
+    os << " from " << escape(arena.sourceMemory);
+  os << ", " << getArenaKindName(arena) << ", " << arena.size << " bytes, "
+     << numSlots << " tensor" << (numSlots == 1 ? "" : "s");
+  if (!reused)
+    os << ", held for the whole run";
+  if (peak) {
+    os << "; peak " << peak->bytes << " bytes at step " << peak->step;
+    if (plan.functions.size() > 1)
+      os << " of " << escape(peak->function);
+  }
+  os << "</text>\n";
+}
 
-    // The plot, in steps and bytes.
-    os << "<svg class=\"plot\" x=\"" << px(kMarginLeft) << "\" y=\""
-       << px(plotTop) << "\" width=\"" << px(plotWidth) << "\" height=\""
-       << px(kPlotHeight) << "\" viewBox=\"0 0 " << totalSteps << " " << size
-       << "\" preserveAspectRatio=\"none\">\n";
-    os << "<rect class=\"free\" x=\"0\" y=\"0\" width=\"" << totalSteps
-       << "\" height=\"" << size << "\" fill=\"" << kFreeColor << "\"/>\n";
-    for (const Slot &slot : arenaSlots) {
-      const PlanTensor &t = *slot.tensor;
-      int64_t base = baseOf.lookup(t.function);
-      int64_t x = reused ? base + slot.firstStep : 0;
-      int64_t steps =
-          reused ? slot.lastStep - slot.firstStep + 1 : totalSteps;
-      os << "<rect class=\"" << (slot.stream ? "tensor stream-slot" : "tensor")
-         << "\" data-function=\"" << escape(t.function)
-         << "\" data-tensor-id=\"" << t.tensorId << "\" x=\"" << x
-         << "\" y=\"" << slot.offset << "\" width=\"" << steps
-         << "\" height=\"" << t.size << "\" fill=\"" << kindColor(slot)
-         << "\" fill-opacity=\"" << llvm::format("%.2f", opacity(t))
-         << "\" data-traffic=\"" << trafficOf[t.buffer]
-         << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
-         << "vector-effect=\"non-scaling-stroke\"><title>"
-         << escape(t.getDisplayName());
-      if (plan.functions.size() > 1)
-        os << " (" << escape(t.function) << ")";
-      os << ": " << stringifyTensorKind(t.kind);
-      if (t.residency)
-        os << "/" << stringifyResidency(*t.residency);
-      os << ", " << t.size << " bytes at offset " << slot.offset
-         << ", steps [" << slot.firstStep << ", " << slot.lastStep
-         << "], " << trafficOf[t.buffer]
-         << " bytes moved per inference</title></rect>\n";
-    }
-    os << "</svg>\n";
-
-    // The peak marker, under the labels.
-    if (peak) {
-      double x = kMarginLeft +
-                 (baseOf.lookup(peak->function) + peak->step + 0.5) * pxPerStep;
-      os << "<line class=\"peak\" data-step=\"" << peak->step
-         << "\" x1=\"" << px(x) << "\" y1=\"" << px(plotTop - 4)
-         << "\" x2=\"" << px(x) << "\" y2=\"" << px(plotTop + kPlotHeight)
-         << "\" stroke=\"" << kPeakColor
-         << "\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n";
-    }
-    // Labels where they fit, in pixels.
-    for (const Slot &slot : arenaSlots) {
-      const PlanTensor &t = *slot.tensor;
-      int64_t base = baseOf.lookup(t.function);
-      double x0 = reused ? (base + slot.firstStep) * pxPerStep : 0;
-      double w = reused ? (slot.lastStep - slot.firstStep + 1) * pxPerStep
-                        : plotWidth;
-      double h = t.size * pxPerByte;
-      // Tall, narrow rectangles take their label vertically when more of
-      // the name fits that way.
-      std::string name = t.getDisplayName();
-      StringRef across = fitLabel(name, w, h), along = fitLabel(name, h, w);
-      double cx = kMarginLeft + x0 + w / 2;
-      double cy = plotTop + slot.offset * pxPerByte + h / 2;
-      if (along.size() > across.size())
-        os << "<text class=\"label\" x=\"" << px(cx) << "\" y=\""
-           << px(cy + 3.5) << "\" text-anchor=\"middle\" transform=\"rotate(-90 "
-           << px(cx) << " " << px(cy) << ")\" fill=\"#ffffff\">"
-           << escape(along) << "</text>\n";
-      else if (!across.empty())
-        os << "<text class=\"label\" x=\"" << px(kMarginLeft + x0 + 2)
-           << "\" y=\"" << px(cy + 3.5) << "\" fill=\"#ffffff\">"
-           << escape(across) << "</text>\n";
-    }
-
-    // Frame, offset axis and step axis.
-    os << "<rect x=\"" << px(kMarginLeft) << "\" y=\"" << px(plotTop)
-       << "\" width=\"" << px(plotWidth) << "\" height=\"" << px(kPlotHeight)
-       << "\" fill=\"none\" stroke=\"#444444\"/>\n";
-    for (int i = 0; i <= 4; ++i) {
-      int64_t offset = arena.size * i / 4;
-      double y = plotTop + offset * pxPerByte;
-      os << "<line x1=\"" << px(kMarginLeft - 4) << "\" y1=\"" << px(y)
-         << "\" x2=\"" << px(kMarginLeft) << "\" y2=\"" << px(y)
-         << "\" stroke=\"#444444\"/><text x=\"" << px(kMarginLeft - 6)
-         << "\" y=\"" << px(y + 3.5) << "\" text-anchor=\"end\">"
-         << formatBytes(offset, ByteStyle::Short) << "</text>\n";
-    }
-    os << "<text x=\"12\" y=\"" << px(plotTop + kPlotHeight / 2)
-       << "\" transform=\"rotate(-90 12 " << px(plotTop + kPlotHeight / 2)
-       << ")\" text-anchor=\"middle\">offset</text>\n";
-    double axisY = plotTop + kPlotHeight;
-    for (const std::string &f : plan.functions) {
-      int64_t base = baseOf.lookup(f), steps = stepsOf.lookup(f);
-      int64_t spacing = tickSpacing(steps, std::max<int64_t>(
-                                               steps * pxPerStep / 40, 1));
-      for (int64_t s = 0; s < steps; s += spacing) {
-        double x = kMarginLeft + (base + s + 0.5) * pxPerStep;
-        os << "<line x1=\"" << px(x) << "\" y1=\"" << px(axisY) << "\" x2=\""
-           << px(x) << "\" y2=\"" << px(axisY + 4)
-           << "\" stroke=\"#444444\"/><text x=\"" << px(x) << "\" y=\""
-           << px(axisY + 14) << "\" text-anchor=\"middle\">" << s
-           << "</text>\n";
-      }
-      double x = kMarginLeft + base * pxPerStep;
-      if (base > 0)
-        os << "<line x1=\"" << px(x) << "\" y1=\"" << px(plotTop)
-           << "\" x2=\"" << px(x) << "\" y2=\"" << px(axisY + 28)
-           << "\" stroke=\"#444444\" stroke-dasharray=\"2 2\"/>\n";
-      std::string label = "step of " + f;
-      if (label.size() * kCharWidth + 4 <= steps * pxPerStep)
-        os << "<text x=\"" << px(x + 2) << "\" y=\"" << px(axisY + 28)
-           << "\">" << escape(label) << "</text>\n";
-    }
-
-    os << "</g>\n";
+/// The plot, in steps and bytes: one rectangle per slot.
+void SvgWriter::writeRects(const PlanArena &arena, ArrayRef<Slot> arenaSlots,
+                           double plotTop, bool reused) {
+  int64_t size = std::max<int64_t>(arena.size, 1);
+  os << "<svg class=\"plot\" x=\"" << px(kMarginLeft) << "\" y=\""
+     << px(plotTop) << "\" width=\"" << px(plotWidth) << "\" height=\""
+     << px(kPlotHeight) << "\" viewBox=\"0 0 " << totalSteps << " " << size
+     << "\" preserveAspectRatio=\"none\">\n";
+  os << "<rect class=\"free\" x=\"0\" y=\"0\" width=\"" << totalSteps
+     << "\" height=\"" << size << "\" fill=\"" << kFreeColor << "\"/>\n";
+  for (const Slot &slot : arenaSlots) {
+    const PlanTensor &t = *slot.tensor;
+    int64_t base = baseOf.lookup(t.function);
+    int64_t x = reused ? base + slot.firstStep : 0;
+    int64_t steps = reused ? slot.lastStep - slot.firstStep + 1 : totalSteps;
+    os << "<rect class=\"" << (slot.stream ? "tensor stream-slot" : "tensor")
+       << "\" data-function=\"" << escape(t.function) << "\" data-tensor-id=\""
+       << t.tensorId << "\" x=\"" << x << "\" y=\"" << slot.offset
+       << "\" width=\"" << steps << "\" height=\"" << t.size << "\" fill=\""
+       << kindColor(slot) << "\" fill-opacity=\""
+       << llvm::format("%.2f", opacity(t)) << "\" data-traffic=\""
+       << trafficOf[t.buffer] << "\" stroke=\"#ffffff\" stroke-width=\"1\" "
+       << "vector-effect=\"non-scaling-stroke\"><title>"
+       << escape(t.getDisplayName());
+    if (plan.functions.size() > 1)
+      os << " (" << escape(t.function) << ")";
+    os << ": " << stringifyTensorKind(t.kind);
+    if (t.residency)
+      os << "/" << stringifyResidency(*t.residency);
+    os << ", " << t.size << " bytes at offset " << slot.offset << ", steps ["
+       << slot.firstStep << ", " << slot.lastStep << "], "
+       << trafficOf[t.buffer] << " bytes moved per inference</title></rect>\n";
   }
   os << "</svg>\n";
+}
+
+/// Labels where they fit, in pixels.
+void SvgWriter::writeLabels(ArrayRef<Slot> arenaSlots, double plotTop,
+                            double pxPerByte, bool reused) {
+  for (const Slot &slot : arenaSlots) {
+    const PlanTensor &t = *slot.tensor;
+    int64_t base = baseOf.lookup(t.function);
+    double x0 = reused ? (base + slot.firstStep) * pxPerStep : 0;
+    double w =
+        reused ? (slot.lastStep - slot.firstStep + 1) * pxPerStep : plotWidth;
+    double h = t.size * pxPerByte;
+    // Tall, narrow rectangles take their label vertically when more of the
+    // name fits that way.
+    std::string name = t.getDisplayName();
+    StringRef across = fitLabel(name, w, h), along = fitLabel(name, h, w);
+    double cx = kMarginLeft + x0 + w / 2;
+    double cy = plotTop + slot.offset * pxPerByte + h / 2;
+    if (along.size() > across.size())
+      os << "<text class=\"label\" x=\"" << px(cx) << "\" y=\"" << px(cy + 3.5)
+         << "\" text-anchor=\"middle\" transform=\"rotate(-90 " << px(cx) << " "
+         << px(cy) << ")\" fill=\"#ffffff\">" << escape(along) << "</text>\n";
+    else if (!across.empty())
+      os << "<text class=\"label\" x=\"" << px(kMarginLeft + x0 + 2)
+         << "\" y=\"" << px(cy + 3.5) << "\" fill=\"#ffffff\">"
+         << escape(across) << "</text>\n";
+  }
+}
+
+/// Frame, offset axis and step axis.
+void SvgWriter::writeAxes(const PlanArena &arena, double plotTop,
+                          double pxPerByte) {
+  os << "<rect x=\"" << px(kMarginLeft) << "\" y=\"" << px(plotTop)
+     << "\" width=\"" << px(plotWidth) << "\" height=\"" << px(kPlotHeight)
+     << "\" fill=\"none\" stroke=\"#444444\"/>\n";
+  for (int i = 0; i <= 4; ++i) {
+    int64_t offset = arena.size * i / 4;
+    double y = plotTop + offset * pxPerByte;
+    os << "<line x1=\"" << px(kMarginLeft - 4) << "\" y1=\"" << px(y)
+       << "\" x2=\"" << px(kMarginLeft) << "\" y2=\"" << px(y)
+       << "\" stroke=\"#444444\"/><text x=\"" << px(kMarginLeft - 6)
+       << "\" y=\"" << px(y + 3.5) << "\" text-anchor=\"end\">"
+       << formatBytes(offset, ByteStyle::Short) << "</text>\n";
+  }
+  os << "<text x=\"12\" y=\"" << px(plotTop + kPlotHeight / 2)
+     << "\" transform=\"rotate(-90 12 " << px(plotTop + kPlotHeight / 2)
+     << ")\" text-anchor=\"middle\">offset</text>\n";
+  double axisY = plotTop + kPlotHeight;
+  for (const std::string &f : plan.functions) {
+    int64_t base = baseOf.lookup(f), steps = stepsOf.lookup(f);
+    int64_t spacing =
+        tickSpacing(steps, std::max<int64_t>(steps * pxPerStep / 40, 1));
+    for (int64_t s = 0; s < steps; s += spacing) {
+      double x = kMarginLeft + (base + s + 0.5) * pxPerStep;
+      os << "<line x1=\"" << px(x) << "\" y1=\"" << px(axisY) << "\" x2=\""
+         << px(x) << "\" y2=\"" << px(axisY + 4)
+         << "\" stroke=\"#444444\"/><text x=\"" << px(x) << "\" y=\""
+         << px(axisY + 14) << "\" text-anchor=\"middle\">" << s << "</text>\n";
+    }
+    double x = kMarginLeft + base * pxPerStep;
+    if (base > 0)
+      os << "<line x1=\"" << px(x) << "\" y1=\"" << px(plotTop) << "\" x2=\""
+         << px(x) << "\" y2=\"" << px(axisY + 28)
+         << "\" stroke=\"#444444\" stroke-dasharray=\"2 2\"/>\n";
+    std::string label = "step of " + f;
+    if (label.size() * kCharWidth + 4 <= steps * pxPerStep)
+      os << "<text x=\"" << px(x + 2) << "\" y=\"" << px(axisY + 28) << "\">"
+         << escape(label) << "</text>\n";
+  }
+}
+
+void mlir::helia::writePlanSVG(const MemoryPlan &plan, llvm::raw_ostream &os) {
+  SvgWriter(plan, os).write();
 }

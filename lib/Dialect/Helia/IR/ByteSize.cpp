@@ -29,6 +29,11 @@ std::optional<uint64_t> mlir::helia::getElementByteSize(Type type) {
   return std::nullopt;
 }
 
+bool mlir::helia::hasExactElementBytes(Type type) {
+  return type.isIntOrFloat() &&
+         8 * getScalarByteSize(type) == type.getIntOrFloatBitWidth();
+}
+
 std::optional<uint64_t> mlir::helia::getTensorByteSize(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())

@@ -129,6 +129,9 @@ void mlir::helia::buildHeliaToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createHeliaApproximateMath());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // One function per op's loop nest: its registers and spills its own.
+  if (options.outlineOps)
+    pm.addPass(createHeliaOutlineLoopNests());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Distinct slots of one arena are offsets into one object to LLVM: mark

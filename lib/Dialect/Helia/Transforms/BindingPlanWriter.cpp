@@ -45,7 +45,10 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
 
   StringAttr bindingName =
       StringAttr::get(ctx, HeliaDialect::BindingAttrHelper::getNameStr());
-  DenseMap<Operation *, SmallVector<Attribute>> opBindings;
+  // A single-result op gets its list at once; only ops with several results
+  // collect theirs (a map entry per op would be most of the pass's peak
+  // memory on a large module).
+  DenseMap<Operation *, SmallVector<Attribute, 2>> multiResultBindings;
   for (const BufferPlan &buffer : plan.getBuffers()) {
     const ArenaKey &key = buffer.arena;
     std::optional<uint64_t> streamOffset;
@@ -63,12 +66,17 @@ void mlir::helia::writeBindingPlan(ModuleOp module, const BindingPlan &plan) {
         continue;
       }
       auto result = cast<OpResult>(value);
-      SmallVector<Attribute> &list = opBindings[result.getOwner()];
+      Operation *owner = result.getOwner();
+      if (owner->getNumResults() == 1) {
+        owner->setAttr(bindingName, ArrayAttr::get(ctx, {binding}));
+        continue;
+      }
+      SmallVector<Attribute, 2> &list = multiResultBindings[owner];
       if (list.empty())
         list.assign(result.getOwner()->getNumResults(), UnitAttr::get(ctx));
       list[result.getResultNumber()] = binding;
     }
   }
-  for (auto &[op, list] : opBindings)
+  for (auto &[op, list] : multiResultBindings)
     op->setAttr(bindingName, ArrayAttr::get(ctx, list));
 }

@@ -46,11 +46,9 @@ LogicalResult mlir::helia::packConstantBytes(Attribute value,
                             << resource.getRawHandle().getKey()
                             << "' whose blob is missing";
     ArrayRef<char> data = blob->getData();
-    // A resource is stored in the host layout of its elements; only whole
+    // A resource is stored in the host layout of its elements; only exact
     // bytes per element keep that layout identical to the packed one.
-    if (!elementType.isIntOrFloat() ||
-        elementType.getIntOrFloatBitWidth() % 8 != 0 ||
-        data.size() != out.size())
+    if (!hasExactElementBytes(elementType) || data.size() != out.size())
       return emitError(loc) << "resource constant of type " << type
                             << " has " << data.size()
                             << " bytes; helia packs resources only when "
@@ -66,8 +64,7 @@ LogicalResult mlir::helia::packConstantBytes(Attribute value,
                           << " has no byte layout helia knows; use integer "
                              "or float elements in a dense or dense_resource "
                              "attribute";
-  uint64_t elementBytes = out.size() / std::max<uint64_t>(
-                                           1, dense.getNumElements());
+  uint64_t elementBytes = *getElementByteSize(elementType);
   uint8_t *cursor = out.data();
   if (isa<FloatType>(elementType)) {
     for (const APFloat &element : dense.getValues<APFloat>()) {

@@ -11,6 +11,7 @@
 
 #include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,19 +54,15 @@ struct ConstantBytes {
 };
 } // namespace
 
-/// Element types whose elements are whole bytes, so that moving an element
-/// is copying its bytes.
+/// The bytes of one element of a statically shaped tensor whose elements are
+/// exact bytes (hasExactElementBytes), so that moving an element is copying
+/// its bytes.
 static std::optional<unsigned> getElementBytes(Type type) {
   auto shaped = dyn_cast<RankedTensorType>(type);
-  if (!shaped || !shaped.hasStaticShape())
+  if (!shaped || !shaped.hasStaticShape() ||
+      !hasExactElementBytes(shaped.getElementType()))
     return std::nullopt;
-  Type element = shaped.getElementType();
-  if (!element.isIntOrIndexOrFloat() || element.isIndex())
-    return std::nullopt;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (bits == 0 || bits % 8 != 0)
-    return std::nullopt;
-  return bits / 8;
+  return *getElementByteSize(shaped.getElementType());
 }
 
 static std::optional<ConstantBytes> getConstantBytes(Value value) {

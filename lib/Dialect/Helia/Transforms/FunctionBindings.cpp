@@ -7,6 +7,7 @@
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -31,10 +32,37 @@ static Value getLoopStorage(Value value) {
   return init ? init->get() : Value();
 }
 
+/// The slot every branch of `result`'s op (an `scf.if`) yields it in, or
+/// null.
+static BindingAttr lookupYieldedStorage(const FunctionBindings &bindings,
+                                        OpResult result) {
+  Operation *op = result.getOwner();
+  BindingAttr common;
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
+      if (!yield || yield.getNumOperands() != op->getNumResults())
+        return {};
+      BindingAttr binding =
+          bindings.lookupStorage(yield.getOperand(result.getResultNumber()));
+      if (!binding || (common && binding != common))
+        return {};
+      common = binding;
+    }
+  return common;
+}
+
 BindingAttr FunctionBindings::lookupStorage(Value value) const {
   while (value) {
     if (BindingAttr binding = bindings.lookup(value))
       return binding;
+    // An scf.if result nested in a region is the buffer of the value the
+    // taken branch yields: when every branch yields a value in the same
+    // slot, the result is that slot whichever branch runs.
+    if (auto result = dyn_cast<OpResult>(value);
+        result && isa<RegionBranchOpInterface>(result.getOwner()) &&
+        !isa<LoopLikeOpInterface>(result.getOwner()))
+      return lookupYieldedStorage(*this, result);
     Value next = getSameLayoutStorage(value);
     value = next ? next : getLoopStorage(value);
   }

@@ -31,8 +31,9 @@ struct FunctionBindings {
   /// nested in a region (which has none), that of the tensor it is written
   /// into (a destination-style op's init) or reshapes, with the same
   /// identity layout, or that a loop carries it in (a nested loop's result,
-  /// an `scf.while` after-region argument). Null for anything else (a slice
-  /// is a strided view).
+  /// an `scf.while` after-region argument), or that every branch of an
+  /// `scf.if` yields it in. Null for anything else (a slice is a strided
+  /// view).
   BindingAttr lookupStorage(Value value) const;
 };
 

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -15,13 +16,45 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+/// The value whose buffer an `scf.while` carries `value` in (a result or a
+/// block argument of either region): the value its condition passes on, or
+/// for a before-region argument, its init. Null for anything else.
+static Value getWhileCarried(Value value) {
+  if (auto result = dyn_cast<OpResult>(value)) {
+    auto whileOp = dyn_cast<scf::WhileOp>(result.getOwner());
+    return whileOp ? whileOp.getConditionOp().getArgs()[result.getResultNumber()]
+                   : Value();
+  }
+  auto arg = cast<BlockArgument>(value);
+  auto whileOp = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+  if (!whileOp)
+    return {};
+  if (arg.getParentRegion() == &whileOp.getAfter())
+    return whileOp.getConditionOp().getArgs()[arg.getArgNumber()];
+  return whileOp.getInits()[arg.getArgNumber()];
+}
+
 /// True when `value`'s buffer is a strided view of another buffer: a part of
 /// it (`tensor.extract_slice`), seen through reshapes and casts, written in
-/// place by a destination-style op, carried by a loop from its init, or
+/// place by a destination-style op, carried by a loop from its init (an
+/// `scf.for` iter_arg or result, an `scf.while` argument or result), or
 /// yielded by a branch of an `scf.if` (whose result then has a layout that
 /// fits every branch, not the identity).
 static bool isStridedView(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
+  while (true) {
+    if (Value carried = getWhileCarried(value)) {
+      value = carried;
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+      OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
+      if (!init)
+        return false;
+      value = init->get();
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
       return slice.getSourceType() != slice.getResultType();
     if (auto loop = dyn_cast<LoopLikeOpInterface>(def)) {

@@ -13,6 +13,7 @@
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
+#include "helia/Dialect/Helia/Transforms/CopyLowering.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::helia {
 #define GEN_PASS_DEF_HELIALOWERCOPIES
@@ -36,12 +38,65 @@ struct HeliaLowerCopies
     : mlir::helia::impl::HeliaLowerCopiesBase<HeliaLowerCopies> {
   using Base::Base;
   void runOnOperation() override;
+};
 
-private:
-  LogicalResult lowerCopy(Operation *op, FlatSymbolRefAttr tag);
+/// A `helia.hydrate` or `helia.stream` (source, then target) becomes a
+/// `memref.copy` or a DMA start/wait pair.
+template <typename CopyOp> struct LowerCopy : OpRewritePattern<CopyOp> {
+  LowerCopy(MLIRContext *ctx, CopyMode mode, FlatSymbolRefAttr tag,
+            unsigned *numLowered)
+      : OpRewritePattern<CopyOp>(ctx), mode(mode), tag(tag),
+        numLowered(numLowered) {}
+
+  LogicalResult matchAndRewrite(CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    Value source = op->getOperand(0);
+    Value target = op->getOperand(1);
+    auto sourceType = cast<MemRefType>(source.getType());
+    auto targetType = cast<MemRefType>(target.getType());
+    if (sourceType.getShape() != targetType.getShape() ||
+        sourceType.getElementType() != targetType.getElementType())
+      return rewriter.notifyMatchFailure(op, "shape or element type differ");
+    Location loc = op->getLoc();
+    if (mode == CopyMode::Copy) {
+      // The name survives the conversion to LLVM: helia-assign-sections
+      // turns these copies (and only these) into calls of the weak copy
+      // hook.
+      memref::CopyOp::create(
+          rewriter, NameLoc::get(rewriter.getStringAttr(kPlanCopyLocName), loc),
+          source, target);
+    } else {
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value count = arith::ConstantIndexOp::create(rewriter, loc,
+                                                   sourceType.getNumElements());
+      Value tagMemref = memref::GetGlobalOp::create(
+          rewriter, loc, MemRefType::get({1}, rewriter.getI32Type()), tag);
+      SmallVector<Value> sourceIndices(sourceType.getRank(), zero);
+      SmallVector<Value> targetIndices(targetType.getRank(), zero);
+      memref::DmaStartOp::create(rewriter, loc, source, sourceIndices, target,
+                                 targetIndices, count, tagMemref, zero);
+      memref::DmaWaitOp::create(rewriter, loc, tagMemref, zero, count);
+    }
+    rewriter.eraseOp(op);
+    if (numLowered)
+      ++*numLowered;
+    return success();
+  }
+
+  CopyMode mode;
+  FlatSymbolRefAttr tag;
+  unsigned *numLowered;
 };
 
 } // namespace
+
+void mlir::helia::populateLowerCopiesPatterns(RewritePatternSet &patterns,
+                                              CopyMode mode,
+                                              FlatSymbolRefAttr tag,
+                                              unsigned *numLowered) {
+  patterns.add<LowerCopy<HydrateOp>, LowerCopy<StreamOp>>(
+      patterns.getContext(), mode, tag, numLowered);
+}
 
 /// The module-level completion tag that every DMA pair waits on.
 static FlatSymbolRefAttr createDmaTag(ModuleOp module) {
@@ -54,41 +109,43 @@ static FlatSymbolRefAttr createDmaTag(ModuleOp module) {
   return FlatSymbolRefAttr::get(SymbolTable(module).insert(tag));
 }
 
-LogicalResult HeliaLowerCopies::lowerCopy(Operation *op,
-                                          FlatSymbolRefAttr tag) {
-  Value source = op->getOperand(0);
-  Value target = op->getOperand(1);
-  auto sourceType = cast<MemRefType>(source.getType());
-  auto targetType = cast<MemRefType>(target.getType());
-  if (sourceType.getShape() != targetType.getShape() ||
-      sourceType.getElementType() != targetType.getElementType())
-    return op->emitError("cannot lower a copy from ")
-           << sourceType << " to " << targetType
-           << "; give source and target the same shape and element type";
-  OpBuilder builder(op);
-  Location loc = op->getLoc();
-  if (mode == CopyMode::Copy) {
-    // The name survives the conversion to LLVM: helia-assign-sections turns
-    // these copies (and only these) into calls of the weak copy hook.
-    memref::CopyOp::create(builder, NameLoc::get(builder.getStringAttr(
-                                                     kPlanCopyLocName),
-                                                 loc),
-                           source, target);
-  } else {
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value count = arith::ConstantIndexOp::create(builder, loc,
-                                                 sourceType.getNumElements());
-    Value tagMemref = memref::GetGlobalOp::create(
-        builder, loc, MemRefType::get({1}, builder.getI32Type()), tag);
-    SmallVector<Value> sourceIndices(sourceType.getRank(), zero);
-    SmallVector<Value> targetIndices(targetType.getRank(), zero);
-    memref::DmaStartOp::create(builder, loc, source, sourceIndices, target,
-                               targetIndices, count, tagMemref, zero);
-    memref::DmaWaitOp::create(builder, loc, tagMemref, zero, count);
-  }
-  op->erase();
-  ++numCopies;
-  return success();
+/// Step 1: the copies, by the patterns of populateLowerCopiesPatterns; a
+/// copy they leave is reported at the first one.
+static LogicalResult lowerCopies(ModuleOp module, CopyMode mode,
+                                 unsigned &numLowered) {
+  bool anyCopy = false;
+  module.walk([&](Operation *op) {
+    if (isa<HydrateOp, StreamOp>(op))
+      anyCopy = true;
+    return anyCopy ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!anyCopy)
+    return success();
+  FlatSymbolRefAttr tag;
+  if (mode == CopyMode::Dma)
+    tag = createDmaTag(module);
+  RewritePatternSet patterns(module.getContext());
+  populateLowerCopiesPatterns(patterns, mode, tag, &numLowered);
+  walkAndApplyPatterns(module, std::move(patterns));
+  Operation *left = nullptr;
+  module.walk([&](Operation *op) {
+    if (!isa<HydrateOp, StreamOp>(op))
+      return WalkResult::advance();
+    left = op;
+    return WalkResult::interrupt();
+  });
+  if (!left)
+    return success();
+  auto sourceType = cast<MemRefType>(left->getOperand(0).getType());
+  auto targetType = cast<MemRefType>(left->getOperand(1).getType());
+  if (sourceType.getShape() == targetType.getShape() &&
+      sourceType.getElementType() == targetType.getElementType())
+    return left->emitError("cannot lower a copy in an unreachable block "
+                           "(the pattern walk skips them); remove the block");
+  return left->emitError("cannot lower a copy from ")
+         << left->getOperand(0).getType() << " to "
+         << left->getOperand(1).getType()
+         << "; give source and target the same shape and element type";
 }
 
 /// Rewrites `#helia.memory` memory spaces to the default one and drops the
@@ -187,17 +244,11 @@ recordInterfaces(ModuleOp module, FirmwareAttr record) {
 
 void HeliaLowerCopies::runOnOperation() {
   ModuleOp module = getOperation();
-  SmallVector<Operation *> copies;
-  module.walk([&](Operation *op) {
-    if (isa<HydrateOp, StreamOp>(op))
-      copies.push_back(op);
-  });
-  FlatSymbolRefAttr tag;
-  if (mode == CopyMode::Dma && !copies.empty())
-    tag = createDmaTag(module);
-  for (Operation *op : copies)
-    if (failed(lowerCopy(op, tag)))
-      return signalPassFailure();
+  unsigned numLowered = 0;
+  LogicalResult lowered = lowerCopies(module, mode, numLowered);
+  numCopies += numLowered;
+  if (failed(lowered))
+    return signalPassFailure();
   if (!eraseMemorySpaces)
     return;
   // The platform resolve-residency made the module's, read before the

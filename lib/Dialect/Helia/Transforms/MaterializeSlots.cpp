@@ -14,6 +14,7 @@
 #include "MaterializeSlots.h"
 #include "SlotRewriter.h"
 
+#include "helia/Dialect/Helia/Analysis/BufferOwners.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
@@ -95,47 +96,6 @@ static void stripPlanAttributes(func::FuncOp func) {
   });
 }
 
-/// Collects the buffers `value` may be stored in, as the values that own
-/// them: followed through the ops bufferization stores in an operand's buffer
-/// (`state`) and through the yields of branch ops (`scf.if`), whose result is
-/// the buffer of whichever value the taken branch yields. Call results,
-/// block arguments and the slots' tensors own their buffer.
-static void collectBufferOwners(Value value,
-                                const bufferization::AnalysisState &state,
-                                llvm::SetVector<Value> &owners) {
-  SmallVector<Value> worklist{value};
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (!visited.insert(next).second)
-      continue;
-    auto result = dyn_cast<OpResult>(next);
-    Operation *op = result ? result.getOwner() : nullptr;
-    if (!op || isa<CallOpInterface>(op)) {
-      owners.insert(next);
-      continue;
-    }
-    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op)) {
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator());
-              yield && yield.getNumOperands() == op->getNumResults())
-            worklist.push_back(yield.getOperand(result.getResultNumber()));
-      continue;
-    }
-    if (!state.getOptions().dynCastBufferizableOp(op)) {
-      owners.insert(next);
-      continue;
-    }
-    bufferization::AliasingOpOperandList aliases =
-        state.getAliasingOpOperands(result);
-    if (aliases.getNumAliases() == 0)
-      owners.insert(next);
-    for (const bufferization::AliasingOpOperand &alias : aliases)
-      worklist.push_back(alias.opOperand->get());
-  }
-}
-
 /// Bufferization stores the result of an `scf.if` in the buffer of the value
 /// the taken branch yields. The result owns no storage (BufferAnalysis): the
 /// plan keeps every buffer it may be live through its last use, and copy
@@ -169,9 +129,7 @@ castYieldsToDefaultMemorySpace(func::FuncOp func,
     for (OpResult result : op->getResults()) {
       if (!isa<RankedTensorType>(result.getType()) || bindings.lookup(result))
         continue;
-      llvm::SetVector<Value> owners;
-      collectBufferOwners(result, aliases, owners);
-      if (owners.size() > 1)
+      if (mayBeSeveralBuffers(result, aliases))
         severalBuffers.push_back(result);
     }
   OpBuilder builder(func.getContext());
@@ -299,6 +257,12 @@ void HeliaMaterializeSlots::runOnOperation() {
     if (failed(collectBindings(func, state)) ||
         failed(storage.packConstants(func, state.bindings)))
       return signalPassFailure();
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      for (BlockArgument arg : func.getArguments())
+        if (arg.use_empty())
+          state.ignoredArguments.insert(
+              {func.getSymNameAttr(), arg.getArgNumber()});
   numConstants += storage.numConstants;
   numArenas += arenas.size();
   storage.createGlobals(module);

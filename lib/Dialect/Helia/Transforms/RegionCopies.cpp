@@ -2,6 +2,7 @@
 
 #include "RegionCopies.h"
 #include "LoopStorage.h"
+#include "helia/Dialect/Helia/Analysis/Functions.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -71,6 +72,10 @@ getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
   return {};
 }
 
+static void collectStorageRoots(Value value,
+                                llvm::SmallSetVector<Value, 4> &roots,
+                                bool throughLoops);
+
 bool mlir::helia::copyYieldsIntoIterArgs(
     FunctionOpInterface func, const bufferization::AnalysisState &state) {
   SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
@@ -104,28 +109,100 @@ bool mlir::helia::copyYieldsIntoIterArgs(
       }
     }
   });
+  // An scf.while around a loop that now copies back yields that loop's
+  // result, stored in its carried buffer from here on: the copies its
+  // condition got because that result was another buffer go too (the
+  // analysis that follows decides again).
+  for (auto &entry : yields) {
+    Operation *loop = std::get<1>(entry)->getOwner()->getParentOp();
+    for (auto whileOp = loop->getParentOfType<scf::WhileOp>(); whileOp;
+         whileOp = whileOp->getParentOfType<scf::WhileOp>())
+      for (auto [index, operand] :
+           llvm::enumerate(whileOp.getConditionOp().getArgs())) {
+        auto alloc = operand.getDefiningOp<bufferization::AllocTensorOp>();
+        if (alloc && alloc.getCopy() == whileOp.getBeforeArguments()[index] &&
+            alloc->hasOneUse() && !llvm::is_contained(conditionCopies, alloc))
+          conditionCopies.push_back(alloc);
+      }
+  }
   for (bufferization::AllocTensorOp copy : conditionCopies) {
     copy.replaceAllUsesWith(copy.getCopy());
     copy.erase();
   }
-  // The copies back run in order before each yield: one that reads a
-  // carried value (a loop yielding its old value for another iter_arg, as
-  // a shift register does) goes before the copy that overwrites it.
-  llvm::DenseSet<std::pair<Operation *, Value>> targets;
-  for (auto [alloc, use, iterArg] : yields)
-    targets.insert({use->getOwner(), iterArg});
-  llvm::SmallPtrSet<Operation *, 4> readers;
-  for (auto [alloc, use, iterArg] : yields) {
-    Value source = alloc.getCopy() && use->get() == alloc.getResult()
-                       ? alloc.getCopy()
-                       : use->get();
-    if (targets.contains({use->getOwner(), source}))
-      readers.insert(alloc);
+  // The copies back run in order before each yield: one whose value may be
+  // stored in another's carried buffer (a loop yielding the old value of
+  // an iter_arg for another one, as a shift register does, or a branch's
+  // result that may be one) goes before the copy that overwrites it. Where
+  // the copies read each other's buffers in a cycle (a swap), the value of
+  // one is first copied into a buffer of its own, a top-level slot live at
+  // the loop's step, and copied back from there last.
+  using Entry =
+      std::tuple<bufferization::AllocTensorOp, OpOperand *, BlockArgument>;
+  auto getSource = [](const Entry &entry) {
+    auto [alloc, use, iterArg] = entry;
+    return alloc.getCopy() && use->get() == alloc.getResult() ? alloc.getCopy()
+                                                              : use->get();
+  };
+  SmallVector<Entry> ordered;
+  DenseMap<Operation *, Value> saved;
+  {
+    SmallVector<Entry> pending(yields.begin(), yields.end());
+    SmallVector<llvm::SmallSetVector<Value, 4>> roots(pending.size());
+    for (auto [entry, entryRoots] : llvm::zip(pending, roots))
+      collectStorageRoots(getSource(entry), entryRoots,
+                          /*throughLoops=*/true);
+    // What One-Shot Analysis may see in each carried buffer: the buffer
+    // and, where a copy back's value may be stored in it, every buffer that
+    // value may be stored in (a branch yielding it beside another value
+    // joins them in one alias set).
+    SmallVector<llvm::SmallSetVector<Value, 4>> targets(pending.size());
+    for (auto [j, entry] : llvm::enumerate(pending)) {
+      targets[j].insert(std::get<2>(entry));
+      for (auto [k, other] : llvm::enumerate(pending))
+        if (std::get<1>(other)->getOwner() == std::get<1>(entry)->getOwner() &&
+            roots[k].contains(std::get<2>(entry)))
+          targets[j].insert(roots[k].begin(), roots[k].end());
+    }
+    SmallVector<bool> done(pending.size(), false), isSaved(pending.size(),
+                                                           false);
+    // True when pending copy `i` reads the buffer that copy `j` writes.
+    auto reads = [&](unsigned i, unsigned j) {
+      return i != j && !done[i] && !isSaved[i] &&
+             std::get<1>(pending[i])->getOwner() ==
+                 std::get<1>(pending[j])->getOwner() &&
+             llvm::any_of(roots[i], [&](Value root) {
+               return targets[j].contains(root);
+             });
+    };
+    for (unsigned left = pending.size(); left > 0;) {
+      std::optional<unsigned> next;
+      for (unsigned j = 0, e = pending.size(); j < e && !next; ++j)
+        if (!done[j] && llvm::none_of(llvm::seq(e), [&](unsigned i) {
+              return reads(i, j);
+            }))
+          next = j;
+      if (!next) {
+        // A cycle: the first copy left keeps its value in a slot of its own.
+        unsigned k = *llvm::find_if(llvm::seq<unsigned>(0, pending.size()),
+                                    [&](unsigned i) { return !done[i]; });
+        auto [alloc, use, iterArg] = pending[k];
+        Operation *yield = use->getOwner();
+        Operation *top = yield->getParentOfType<FunctionOpInterface>()
+                             .getFunctionBody()
+                             .front()
+                             .findAncestorOpInBlock(*yield);
+        OpBuilder builder(yield);
+        saved[alloc] = copyIntoTopLevelTensor(builder, alloc.getLoc(), top,
+                                              getSource(pending[k]));
+        isSaved[k] = true;
+        continue;
+      }
+      done[*next] = true;
+      --left;
+      ordered.push_back(pending[*next]);
+    }
   }
-  std::stable_partition(yields.begin(), yields.end(), [&](auto &entry) {
-    return readers.contains(std::get<0>(entry).getOperation());
-  });
-  for (auto [alloc, use, iterArg] : yields) {
+  for (auto [alloc, use, iterArg] : ordered) {
     Operation *yield = use->getOwner();
     Operation *loop = yield->getParentOp();
     OpBuilder builder(yield);
@@ -142,6 +219,13 @@ bool mlir::helia::copyYieldsIntoIterArgs(
                     "bufferization must write its successor out of place "
                     "(the successor is not computed into the carried "
                     "buffer)");
+    if (Value value = saved.lookup(alloc)) {
+      use->set(linalg::CopyOp::create(builder, alloc.getLoc(), value, iterArg)
+                   .getResult(0));
+      if (alloc->use_empty())
+        alloc.erase();
+      continue;
+    }
     // A copy made only for the yield: the copied value goes straight into
     // the carried buffer, without the copy. Otherwise the value computed in
     // the iteration's own buffer (which hoisting makes a top-level slot) is
@@ -223,11 +307,44 @@ static bool isCarriedAcrossIterations(Value value, Operation *top,
   return false;
 }
 
+/// False when `call` calls a planned function, whose arguments are
+/// read-only (helia-insert-tensor-copies gives every write into one an
+/// explicit copy in the callee).
+static bool mayWriteIntoArguments(CallOpInterface call) {
+  auto callee =
+      dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+  return !callee || !isPlannedFunction(callee);
+}
+
 void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
                                      const bufferization::AnalysisState &state) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
   for (Operation &top : func.getFunctionBody().front()) {
+    // A copy that a call and other ops use (copy insertion copied the
+    // result of a view that must not alias its source, and every use reads
+    // the copy). A planned callee never writes into its arguments (they are
+    // read-only for its analysis): the copy is hoisted like any other, and
+    // the callee reads it. A callee that may write into its argument gets a
+    // copy of its own, made at the same point from the same source, which
+    // that call alone uses and is handed over writable.
+    SmallVector<OpOperand *> writingCallUses;
+    top.walk([&](bufferization::AllocTensorOp alloc) {
+      if (!alloc.getCopy() || alloc->hasOneUse() ||
+          !isOnlyInBranches(alloc, &top))
+        return;
+      for (OpOperand &use : alloc->getUses())
+        if (isa<CallOpInterface>(use.getOwner()) &&
+            mayWriteIntoArguments(cast<CallOpInterface>(use.getOwner())))
+          writingCallUses.push_back(&use);
+    });
+    for (OpOperand *use : writingCallUses) {
+      auto alloc = cast<bufferization::AllocTensorOp>(use->get().getDefiningOp());
+      if (alloc->hasOneUse())
+        continue;
+      OpBuilder builder(alloc);
+      use->set(builder.clone(*alloc)->getResult(0));
+    }
     SmallVector<Operation *> undefined;
     SmallVector<bufferization::AllocTensorOp> copies, callCopies;
     top.walk([&](Operation *op) {
@@ -247,12 +364,17 @@ void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
       // A copy made for a call (the callee writes into its argument) is
       // handed to the callee writable: it becomes a copy into a top-level
       // `alloc_tensor()`, whose slot the lowering hands over writable when
-      // the call is the copy's only user.
+      // the call is the copy's only user. A copy that other ops use too
+      // (a loop's init beside the call) moves like any other copy: its
+      // top-level slot holds what the copy's buffer held, in every
+      // iteration.
       if (isCopy && alloc->hasOneUse() &&
           isa<CallOpInterface>(*alloc->getUsers().begin()))
         callCopies.push_back(alloc);
-      else if (isCopy &&
-               llvm::any_of(alloc->getUsers(), llvm::IsaPred<CallOpInterface>))
+      else if (isCopy && llvm::any_of(alloc->getUsers(), [](Operation *user) {
+                 auto call = dyn_cast<CallOpInterface>(user);
+                 return call && mayWriteIntoArguments(call);
+               }))
         return;
       else if (isCopy)
         copies.push_back(alloc);
@@ -351,10 +473,12 @@ void mlir::helia::copyValuesYieldedTwice(FunctionOpInterface func) {
 
 /// The values whose buffers `value` may be stored in, as far as the ops of a
 /// loop body show: through views, the inits of destination-style ops, and
-/// every branch of an `scf.if` or `scf.index_switch`. The roots are block
-/// arguments and the results of other ops.
+/// every branch of an `scf.if` or `scf.index_switch`, and with
+/// `throughLoops` from a nested loop's result to its init. The roots are
+/// block arguments and the results of other ops.
 static void collectStorageRoots(Value value,
-                                llvm::SmallSetVector<Value, 4> &roots) {
+                                llvm::SmallSetVector<Value, 4> &roots,
+                                bool throughLoops) {
   SmallVector<Value> worklist{value};
   DenseSet<Value> visited;
   while (!worklist.empty()) {
@@ -374,6 +498,20 @@ static void collectStorageRoots(Value value,
     }
     if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
       worklist.push_back(dps.getTiedOpOperand(result)->get());
+      continue;
+    }
+    // A nested loop's result is stored in its init's buffer (an scf.while
+    // that passes on what it carries).
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && throughLoops) {
+      worklist.push_back(loop.getTiedLoopInit(result)->get());
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op);
+        loop && throughLoops &&
+        loop.getInits().size() == loop->getNumResults() &&
+        loop.getInits()[result.getResultNumber()].getType() ==
+            result.getType()) {
+      worklist.push_back(loop.getInits()[result.getResultNumber()]);
       continue;
     }
     if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
@@ -450,11 +588,16 @@ static bool isWrittenInLoop(BlockArgument iterArg) {
   return false;
 }
 
-void mlir::helia::copyOuterValuesYieldedBesideCarried(
-    FunctionOpInterface func) {
-  if (!func.getFunctionBody().hasOneBlock())
-    return;
-  SmallVector<OpOperand *> outer;
+/// Calls `fn` with each yield operand of a branch (`scf.if`,
+/// `scf.index_switch`) in a loop body whose result another region of the
+/// branch yields a value for that is stored in a loop's carried buffer
+/// (an iter_arg the loop writes into), with the loop and the operand's
+/// storage roots (collectStorageRoots, `throughLoops`). Every call comes
+/// after the walk.
+static void forEachYieldedBesideCarried(
+    FunctionOpInterface func, bool throughLoops,
+    function_ref<void(Operation *, OpOperand &, ArrayRef<Value>)> fn) {
+  SmallVector<std::tuple<Operation *, OpOperand *, SmallVector<Value>>> found;
   func.walk([&](Operation *branch) {
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(branch))
       return;
@@ -471,29 +614,74 @@ void mlir::helia::copyOuterValuesYieldedBesideCarried(
         continue;
       unsigned index = result.getResultNumber();
       bool carried = false;
-      SmallVector<OpOperand *> outerHere;
+      SmallVector<std::pair<OpOperand *, SmallVector<Value>>> others;
       for (Operation *yield : yields) {
         llvm::SmallSetVector<Value, 4> roots;
-        collectStorageRoots(yield->getOperand(index), roots);
+        collectStorageRoots(yield->getOperand(index), roots, throughLoops);
         if (llvm::any_of(roots, [](Value root) {
               BlockArgument arg = getLoopCarriedArg(root);
               return arg && isWrittenInLoop(arg);
             }))
           carried = true;
-        else if (llvm::any_of(roots, [&](Value root) {
-                   return isDefinedOutside(root, loop);
-                 }))
-          outerHere.push_back(&yield->getOpOperand(index));
+        else
+          others.push_back({&yield->getOpOperand(index),
+                            SmallVector<Value>(roots.getArrayRef())});
       }
       if (carried)
-        llvm::append_range(outer, outerHere);
+        for (auto &[operand, roots] : others)
+          found.push_back({loop, operand, std::move(roots)});
     }
   });
+  for (auto &[loop, operand, roots] : found)
+    fn(loop, *operand, roots);
+}
+
+void mlir::helia::copyOuterValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  SmallVector<OpOperand *> outer;
+  // An inner loop's result whose init is an outer value gets its copy
+  // from the analysis (of the init), not here.
+  forEachYieldedBesideCarried(
+      func, /*throughLoops=*/false,
+      [&](Operation *loop, OpOperand &operand, ArrayRef<Value> roots) {
+        if (llvm::any_of(roots, [&](Value root) {
+              return isDefinedOutside(root, loop);
+            }))
+          outer.push_back(&operand);
+      });
   for (OpOperand *operand : outer) {
     OpBuilder builder(operand->getOwner());
     operand->set(bufferization::AllocTensorOp::create(
         builder, operand->getOwner()->getParentOp()->getLoc(),
         cast<RankedTensorType>(operand->get().getType()), ValueRange(),
         operand->get()));
+  }
+}
+
+void mlir::helia::allocateFreshValuesYieldedBesideCarried(
+    FunctionOpInterface func) {
+  if (!func.getFunctionBody().hasOneBlock())
+    return;
+  llvm::SetVector<Operation *> empties;
+  // A branch yielding an inner loop's result yields the value that loop
+  // carries: its init's buffer.
+  forEachYieldedBesideCarried(
+      func, /*throughLoops=*/true,
+      [&](Operation *loop, OpOperand &, ArrayRef<Value> roots) {
+        for (Value root : roots)
+          if (auto empty = root.getDefiningOp<tensor::EmptyOp>();
+              empty && empty->getNumOperands() == 0 &&
+              empty.getType().hasStaticShape() && loop->isAncestor(empty))
+            empties.insert(empty);
+      });
+  for (Operation *empty : empties) {
+    OpBuilder builder(empty);
+    Value alloc = bufferization::AllocTensorOp::create(
+        builder, empty->getLoc(),
+        cast<RankedTensorType>(empty->getResult(0).getType()), ValueRange());
+    empty->replaceAllUsesWith(ValueRange{alloc});
+    empty->erase();
   }
 }

@@ -79,5 +79,16 @@ void copyValuesYieldedTwice(FunctionOpInterface func);
 /// it nor a copy back into it could be in place: a buffer per iteration
 /// instead of one slot for the loop's step.
 void copyOuterValuesYieldedBesideCarried(FunctionOpInterface func);
+
+/// The same branch yielding, beside a carried value, a value computed into
+/// a static `tensor.empty` of the loop body: the empty becomes an
+/// `alloc_tensor()` there, which hoistNestedStorage leaves in place. Moved
+/// out of the loop before the analysis, the empty would be a value of the
+/// body around the loop in the carried buffer's alias set (an outer value,
+/// as above), and One-Shot would copy every value the loop yields for it;
+/// left in the loop, it is a buffer of the iteration, which
+/// hoistRegionStorage gives its top-level slot once the analysis is done
+/// (the same slot that hoisting the empty would have given it).
+void allocateFreshValuesYieldedBesideCarried(FunctionOpInterface func);
 } // namespace mlir::helia
 #endif // HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H

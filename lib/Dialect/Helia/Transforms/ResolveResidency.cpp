@@ -47,6 +47,10 @@ private:
                             Location loc);
   Attribute placementFor(const TensorInfo &tensor, TensorAttributesAttr over,
                          Location loc, bool &ok);
+  /// The module's rules (or rules-file's), checked, in `resolver`.
+  FailureOr<SmallVector<RuleAttr>> loadRules();
+  /// Writes the placement of every tensor of `func`; false after an error.
+  bool placeFunction(FunctionOpInterface func);
 
   PlatformAttr platformAttr;
   std::optional<RuleResolver> resolver;
@@ -65,8 +69,8 @@ LogicalResult HeliaResolveResidency::checkMemories(TensorAttributesAttr attrs,
   auto unknown = [&](StringAttr name, StringRef field) {
     return emitError(loc) << who << " sets " << field << " to unknown memory '"
                           << name.getValue() << "'; platform '"
-                          << platformAttr.getName()
-                          << "' has: " << platformAttr.getMemoryNamesForDiagnostic();
+                          << platformAttr.getName() << "' has: "
+                          << platformAttr.getMemoryNamesForDiagnostic();
   };
   if (StringAttr memory = attrs.getMemory())
     if (!platformAttr.lookupMemory(memory.getValue()))
@@ -93,8 +97,8 @@ LogicalResult HeliaResolveResidency::checkRule(const CompiledRule &rule,
     return failure();
   std::optional<TensorKind> type = rule.rule.getType();
   bool nonConstant = rule.rule.givesType() && *type != TensorKind::Constant;
-  if (nonConstant && (attrs.getResidency() ||
-                      attrs.getConstantDestinationMemory()))
+  if (nonConstant &&
+      (attrs.getResidency() || attrs.getConstantDestinationMemory()))
     return emitError(loc) << who << " sets "
                           << (attrs.getResidency() ? "residency"
                                                    : "constant_destination_"
@@ -109,11 +113,11 @@ LogicalResult HeliaResolveResidency::checkRule(const CompiledRule &rule,
                             << "', which is read-only at run time";
     if (rule.rule.givesType() && *type == TensorKind::Constant &&
         !desc.getInit())
-      return emitError(loc) << who << " places constants in '"
-                            << memory.getValue()
-                            << "', which holds no initialised data at boot; "
-                               "use a memory with init (e.g. mram), and "
-                               "constant_destination_memory to copy it there";
+      return emitError(loc)
+             << who << " places constants in '" << memory.getValue()
+             << "', which holds no initialised data at boot; "
+                "use a memory with init (e.g. mram), and "
+                "constant_destination_memory to copy it there";
   }
   return success();
 }
@@ -213,6 +217,86 @@ Attribute HeliaResolveResidency::placementFor(const TensorInfo &tensor,
                             res.memory, res.destination, res.residency);
 }
 
+FailureOr<SmallVector<RuleAttr>> HeliaResolveResidency::loadRules() {
+  ModuleOp module = getOperation();
+  // A rule read from a YAML file is checked at its line there.
+  SmallVector<Location> ruleLocs;
+  FailureOr<SmallVector<RuleAttr>> ruleList =
+      rulesFile.empty() ? lookupRules(module)
+                        : readRulesFile(rulesFile, module.getLoc(), &ruleLocs);
+  if (failed(ruleList))
+    return failure();
+  warnedOutranked.clear();
+  resolver.emplace(*ruleList);
+  for (const CompiledRule &rule : resolver->getRules()) {
+    Location ruleLoc =
+        rule.index < ruleLocs.size() ? ruleLocs[rule.index] : module.getLoc();
+    if (failed(checkRule(rule, ruleLoc)))
+      return failure();
+  }
+  return ruleList;
+}
+
+bool HeliaResolveResidency::placeFunction(FunctionOpInterface func) {
+  MLIRContext *ctx = &getContext();
+  StringAttr placementName =
+      StringAttr::get(ctx, HeliaDialect::PlacementAttrHelper::getNameStr());
+  currentFunction = func.getName();
+  FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
+  if (failed(tensors))
+    return false;
+  bool ok = true;
+  // Results of one op are gathered into one array attribute, which only ops
+  // with a placement get (a stale one from an earlier run goes).
+  Operation *currentOp = nullptr;
+  SmallVector<Attribute> current;
+  auto flush = [&]() {
+    if (currentOp && llvm::all_of(current, llvm::IsaPred<UnitAttr>)) {
+      if (currentOp->hasAttr(placementName))
+        currentOp->removeAttr(placementName);
+    } else if (currentOp) {
+      currentOp->setAttr(placementName, ArrayAttr::get(ctx, current));
+    }
+    currentOp = nullptr;
+    current.clear();
+  };
+  StringRef attributesName = HeliaDialect::AttributesAttrHelper::getNameStr();
+  for (const TensorInfo &tensor : *tensors) {
+    if (auto arg = dyn_cast<BlockArgument>(tensor.value)) {
+      auto override = func.getArgAttrOfType<TensorAttributesAttr>(
+          arg.getArgNumber(), attributesName);
+      if (override &&
+          failed(checkMemories(override, arg.getLoc(), "helia.attributes"))) {
+        ok = false;
+        continue;
+      }
+      if (Attribute placement =
+              placementFor(tensor, override, arg.getLoc(), ok))
+        func.setArgAttr(arg.getArgNumber(), placementName, placement);
+      else if (func.getArgAttr(arg.getArgNumber(), placementName))
+        func.removeArgAttr(arg.getArgNumber(), placementName);
+      continue;
+    }
+    auto result = cast<OpResult>(tensor.value);
+    Operation *op = result.getOwner();
+    if (op != currentOp) {
+      flush();
+      currentOp = op;
+      current.assign(op->getNumResults(), UnitAttr::get(ctx));
+    }
+    auto override = op->getAttrOfType<TensorAttributesAttr>(attributesName);
+    if (override &&
+        failed(checkMemories(override, op->getLoc(), "helia.attributes"))) {
+      ok = false;
+      continue;
+    }
+    if (Attribute placement = placementFor(tensor, override, op->getLoc(), ok))
+      current[result.getResultNumber()] = placement;
+  }
+  flush();
+  return ok;
+}
+
 void HeliaResolveResidency::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -220,22 +304,9 @@ void HeliaResolveResidency::runOnOperation() {
   if (failed(platformOr))
     return signalPassFailure();
   platformAttr = *platformOr;
-
-  // A rule read from a YAML file is checked at its line there.
-  SmallVector<Location> ruleLocs;
-  FailureOr<SmallVector<RuleAttr>> ruleList =
-      rulesFile.empty() ? lookupRules(module)
-                        : readRulesFile(rulesFile, module.getLoc(), &ruleLocs);
+  FailureOr<SmallVector<RuleAttr>> ruleList = loadRules();
   if (failed(ruleList))
     return signalPassFailure();
-  warnedOutranked.clear();
-  resolver.emplace(*ruleList);
-  for (const CompiledRule &rule : resolver->getRules()) {
-    Location ruleLoc = rule.index < ruleLocs.size() ? ruleLocs[rule.index]
-                                                    : module.getLoc();
-    if (failed(checkRule(rule, ruleLoc)))
-      return signalPassFailure();
-  }
 
   // The platform and rules that were applied become the module's, so that
   // later passes and readers see them; a preset stays a name.
@@ -250,72 +321,14 @@ void HeliaResolveResidency::runOnOperation() {
   }
 
   bool ok = true;
-  StringAttr placementName =
-      StringAttr::get(ctx, HeliaDialect::PlacementAttrHelper::getNameStr());
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (!isPlannedFunction(func))
-      continue;
-    currentFunction = func.getName();
-    FailureOr<SmallVector<TensorInfo>> tensors = collectTensors(func);
-    if (failed(tensors)) {
-      ok = false;
-      continue;
-    }
-    // Results of one op are gathered into one array attribute, which only
-    // ops with a placement get (a stale one from an earlier run goes).
-    Operation *currentOp = nullptr;
-    SmallVector<Attribute> current;
-    auto flush = [&]() {
-      if (currentOp && llvm::all_of(current, llvm::IsaPred<UnitAttr>)) {
-        if (currentOp->hasAttr(placementName))
-          currentOp->removeAttr(placementName);
-      } else if (currentOp) {
-        currentOp->setAttr(placementName, ArrayAttr::get(ctx, current));
-      }
-      currentOp = nullptr;
-      current.clear();
-    };
-    for (const TensorInfo &tensor : *tensors) {
-      if (auto arg = dyn_cast<BlockArgument>(tensor.value)) {
-        auto override = func.getArgAttrOfType<TensorAttributesAttr>(
-            arg.getArgNumber(), HeliaDialect::AttributesAttrHelper::getNameStr());
-        if (override && failed(checkMemories(override, arg.getLoc(),
-                                             "helia.attributes"))) {
-          ok = false;
-          continue;
-        }
-        if (Attribute placement =
-                placementFor(tensor, override, arg.getLoc(), ok))
-          func.setArgAttr(arg.getArgNumber(), placementName, placement);
-        else if (func.getArgAttr(arg.getArgNumber(), placementName))
-          func.removeArgAttr(arg.getArgNumber(), placementName);
-        continue;
-      }
-      auto result = cast<OpResult>(tensor.value);
-      Operation *op = result.getOwner();
-      if (op != currentOp) {
-        flush();
-        currentOp = op;
-        current.assign(op->getNumResults(), UnitAttr::get(ctx));
-      }
-      auto override = op->getAttrOfType<TensorAttributesAttr>(
-          HeliaDialect::AttributesAttrHelper::getNameStr());
-      if (override && failed(checkMemories(override, op->getLoc(),
-                                           "helia.attributes"))) {
-        ok = false;
-        continue;
-      }
-      if (Attribute placement = placementFor(tensor, override, op->getLoc(), ok))
-        current[result.getResultNumber()] = placement;
-    }
-    flush();
-  }
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isPlannedFunction(func))
+      ok &= placeFunction(func);
   if (!ok)
     return signalPassFailure();
 
   for (const CompiledRule &rule : resolver->getRules())
     if (!rule.matchedAny)
       emitWarning(module.getLoc())
-          << "rule #" << rule.index << " " << rule.rule
-          << " matches no tensor";
+          << "rule #" << rule.index << " " << rule.rule << " matches no tensor";
 }

@@ -10,6 +10,7 @@
 
 #include "SlotAliasScopes.h"
 
+#include "helia/Dialect/Helia/IR/ByteSize.h"
 #include "helia/Dialect/Helia/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,8 +51,8 @@ struct ByteRange {
 };
 } // namespace
 
-/// The bytes of one element of `type`, or nothing (index, vectors of
-/// vectors, sub-byte types).
+/// The bytes of one element of `type`, or nothing (index, scalable vectors,
+/// elements that do not fill their bytes exactly, such as i1 or i24).
 static std::optional<int64_t> getElementBytes(Type type) {
   if (auto vector = dyn_cast<VectorType>(type)) {
     if (vector.isScalable())
@@ -61,9 +62,9 @@ static std::optional<int64_t> getElementBytes(Type type) {
       return std::nullopt;
     return *element * vector.getNumElements();
   }
-  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0)
+  if (!hasExactElementBytes(type))
     return std::nullopt;
-  return type.getIntOrFloatBitWidth() / 8;
+  return *getElementByteSize(type);
 }
 
 /// The bytes [begin, end) past its aligned pointer that `type` can address

@@ -118,6 +118,26 @@ void SlotBuilder::castCallOperands(OpBuilder &builder, func::CallOp call) {
     BindingAttr binding = state.lookupStorage(operand.get());
     if (!type || type.getEncoding() || !binding)
       continue;
+    // An argument the callee never uses is handed over as a view of the
+    // operand's slot, not as the operand: One-Shot Analysis would count
+    // the hand-over as a read of the value, which may conflict with a
+    // write into its buffer later in a loop (and copy it out of place),
+    // while no byte of it is read.
+    if (state.ignoredArguments.contains(
+            {call.getCalleeAttr().getAttr(), operand.getOperandNumber()})) {
+      Value view = bases.createView(
+          builder, call.getLoc(),
+          bases.getBase(binding.getArena().getAttr(), /*blob=*/false),
+          binding.getOffset(), type);
+      if (cast<MemRefType>(view.getType()).getMemorySpace())
+        view = memref::MemorySpaceCastOp::create(
+            builder, call.getLoc(),
+            MemRefType::get(type.getShape(), type.getElementType()), view);
+      operand.set(bufferization::ToTensorOp::create(
+          builder, call.getLoc(), type, view, /*restrict=*/true,
+          /*writable=*/false));
+      continue;
+    }
     // A copy that copy insertion made for this call (the callee writes into
     // its argument) is the callee's to write: nothing else reads it.
     // So is a copy into such a buffer that only this call reads (a copy

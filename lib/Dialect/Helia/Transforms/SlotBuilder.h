@@ -25,6 +25,10 @@ struct SlotState : FunctionBindings {
   /// undefined tensors it created), as they are after the rewrite: a call
   /// that is their only user may write into them.
   llvm::DenseSet<Value> explicitCopies;
+  /// The arguments that no op of their function's body uses, as (function
+  /// name, argument number), for every function with a body: a call hands
+  /// such an argument over without reading its operand.
+  llvm::DenseSet<std::pair<StringAttr, unsigned>> ignoredArguments;
 };
 
 /// Builds the tensors of the planned slots of one function: views of the

@@ -15,11 +15,14 @@
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Planner/Traffic.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <string>
 #include <vector>
 
 namespace mlir::helia {
+
+class BufferAnalysis;
 
 class ModuleSchedule;
 
@@ -221,6 +224,13 @@ struct MemoryPlan {
 /// the after-region argument an `scf.while`'s condition passes that
 /// before-region argument to. Null when there is none.
 BlockArgument getCarriedIterArg(Operation *loop, unsigned index);
+
+/// Appends to `carried` every tensor a loop of `func` carries, in program
+/// order, with the choice of storage helia-insert-tensor-copies recorded
+/// (MemoryPlanCarried.cpp).
+void collectCarriedTensors(FunctionOpInterface func,
+                           const BufferAnalysis &analysis,
+                           std::vector<PlanCarried> &carried);
 
 } // namespace mlir::helia
 

@@ -76,6 +76,13 @@ public:
   int64_t getLastStep() const { return lastStep; }
 
 private:
+  /// Groups, in program order; `aliases` gets the groups of each tensor
+  /// that may be stored in several.
+  void formGroups(DenseMap<unsigned, SmallVector<unsigned, 2>> &aliases);
+  /// Lifetimes and read steps of the groups.
+  void computeLifetimes(
+      Block &body, const DenseMap<unsigned, SmallVector<unsigned, 2>> &aliases);
+
   FunctionOpInterface func;
   SmallVector<TensorInfo> tensors;
   DenseMap<Value, unsigned> tensorIndex;

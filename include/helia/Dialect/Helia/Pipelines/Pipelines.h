@@ -223,6 +223,15 @@ struct HeliaMemoryPipelineOptions
                      "LLVM, so that the module calls no libm "
                      "(helia-approximate-math; with to-llvm)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outlineOps{
+      *this, "outline-ops",
+      llvm::cl::desc("Give every op's loop nest a noinline function of its "
+                     "own before the conversion to LLVM, so that its "
+                     "registers and spills are its own and not the whole "
+                     "network's (helia-outline-loop-nests; with to-llvm; "
+                     "off by default: measured faster on some networks and "
+                     "slower on others, docs/Firmware.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> modelApi{
       *this, "model-api",
       llvm::cl::desc("Generate the model API of the firmware module (with "

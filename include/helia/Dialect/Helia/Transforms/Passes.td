@@ -641,6 +641,55 @@ def HeliaExpandStridedCopies
   ];
 }
 
+def HeliaOutlineLoopNests
+    : Pass<"helia-outline-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Give every top-level loop nest a function of its own";
+  let description = [{
+    After `--convert-linalg-to-loops` a network is one function of many
+    loop nests, one per op. The register allocator then works on the whole
+    function: which loop bounds and counters it spills, and where it
+    reloads them, follows from every op's code, so moving one buffer to
+    another arena moves stack traffic in loops that never touch it. This
+    pass moves each top-level `scf.for` and `scf.parallel` (without
+    results) of a function with one block into a private function of its
+    own, with internal linkage and marked `noinline`, and calls it in its
+    place, as a kernel library runs one kernel call per op: each op's
+    registers are allocated in its own function. The values a loop nest
+    uses from outside are cloned into its function when they are free of
+    memory effects (constants, `memref.get_global` of an arena, views and
+    casts of it, index arithmetic), so that every access still traces to
+    its arena (the slot alias scopes, docs/Firmware.md); the others
+    (function arguments, loaded scalars) become arguments. The functions
+    are named `<function>_op<N>`, N counting the nests of the function in
+    order. Run it after `--convert-linalg-to-loops` and before
+    `--convert-scf-to-cf` (helia-memory-pipeline `outline-ops`).
+
+    ```mlir
+    func.func @model() {
+      %a = memref.get_global @arena : memref<64xi8>
+      scf.for %i = %c0 to %c64 step %c1 { ... %a ... }
+      return
+    }
+    // becomes
+    func.func private @model_op0() attributes {
+        llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]} {
+      %a = memref.get_global @arena : memref<64xi8>
+      scf.for %i = %c0 to %c64 step %c1 { ... %a ... }
+      return
+    }
+    func.func @model() {
+      call @model_op0() : () -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def HeliaApproximateMath
     : Pass<"helia-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Rewrite math functions as polynomial approximations";
