@@ -173,8 +173,127 @@ struct BuiltinReader {
       elements.push_back(decode(element));
     return elements;
   }
+
+  /// Each element of a list, as the type the list holds.
+  FlatSymbolRefAttr symbol(Attribute element);
+  DictionaryAttr dictionary(Attribute element);
+
+  /// The parts of the record, one reader each.
+  bool checkFieldNames(DictionaryAttr dict);
+  FirmwareSlotAttr slot(Attribute element);
+  FirmwareArenaAttr callerArena(Attribute element);
+  Attribute platform(DictionaryAttr dict);
+  FirmwareGlobalAttr global(Attribute element);
+  FirmwareInterfaceAttr interface(Attribute element);
 };
 } // namespace
+
+FlatSymbolRefAttr BuiltinReader::symbol(Attribute element) {
+  auto ref = dyn_cast<FlatSymbolRefAttr>(element);
+  if (!ref && !failed) {
+    emitError() << "firmware record: expected a symbol reference, got "
+                << element;
+    failed = true;
+  }
+  return ref;
+}
+
+DictionaryAttr BuiltinReader::dictionary(Attribute element) {
+  auto d = dyn_cast<DictionaryAttr>(element);
+  if (!d && !failed) {
+    emitError() << "firmware record: expected a dictionary, got " << element;
+    failed = true;
+  }
+  return d;
+}
+
+bool BuiltinReader::checkFieldNames(DictionaryAttr dict) {
+  static constexpr StringLiteral known[] = {
+      "prefix",   "entries", "slots",      "caller_arenas",
+      "platform", "globals", "interfaces", "unplanned"};
+  for (NamedAttribute field : dict)
+    if (!llvm::is_contained(known, field.getName().getValue())) {
+      emitError() << "firmware record has an unknown field '"
+                  << field.getName().getValue() << "'";
+      return false;
+    }
+  return true;
+}
+
+FirmwareSlotAttr BuiltinReader::slot(Attribute element) {
+  DictionaryAttr d = dictionary(element);
+  if (!d)
+    return FirmwareSlotAttr();
+  auto entry = field<FlatSymbolRefAttr>(d, "entry", "a symbol reference");
+  uint64_t arg = integer(d, "arg");
+  auto arena = field<FlatSymbolRefAttr>(d, "arena", "a symbol reference");
+  uint64_t offset = integer(d, "offset");
+  return failed ? FirmwareSlotAttr()
+                : FirmwareSlotAttr::get(d.getContext(), entry, arg, arena,
+                                        offset);
+}
+
+FirmwareArenaAttr BuiltinReader::callerArena(Attribute element) {
+  DictionaryAttr d = dictionary(element);
+  if (!d)
+    return FirmwareArenaAttr();
+  auto name = field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
+  auto memory = field<StringAttr>(d, "memory", "a string");
+  uint64_t size = integer(d, "size");
+  uint64_t alignment = integer(d, "alignment");
+  return failed ? FirmwareArenaAttr()
+                : FirmwareArenaAttr::getChecked(emitError, d.getContext(),
+                                                name, memory, size, alignment);
+}
+
+/// A preset's name, or a #helia.platform printed into a string.
+Attribute BuiltinReader::platform(DictionaryAttr dict) {
+  if (!dict.get("platform"))
+    return {};
+  MLIRContext *ctx = dict.getContext();
+  auto text = field<StringAttr>(dict, "platform", "a string");
+  Attribute platform = text;
+  if (text && !getPlatformPreset(ctx, text.getValue())) {
+    // The parser's own diagnostic would point into the string.
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
+    platform =
+        dyn_cast_or_null<PlatformAttr>(parseAttribute(text.getValue(), ctx));
+  }
+  if (text && !platform && !failed) {
+    emitError() << "firmware platform '" << text.getValue()
+                << "' is neither a preset nor a #helia.platform";
+    failed = true;
+  }
+  return platform;
+}
+
+FirmwareGlobalAttr BuiltinReader::global(Attribute element) {
+  DictionaryAttr d = dictionary(element);
+  if (!d)
+    return FirmwareGlobalAttr();
+  auto global = field<FlatSymbolRefAttr>(d, "global", "a symbol reference");
+  auto memory = field<StringAttr>(d, "memory", "a string");
+  return failed ? FirmwareGlobalAttr()
+                : FirmwareGlobalAttr::get(d.getContext(), global, memory);
+}
+
+FirmwareInterfaceAttr BuiltinReader::interface(Attribute element) {
+  DictionaryAttr d = dictionary(element);
+  if (!d)
+    return FirmwareInterfaceAttr();
+  auto name = field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
+  auto type = field<TypeAttr>(d, "type", "a function type");
+  auto function =
+      type ? dyn_cast<FunctionType>(type.getValue()) : FunctionType();
+  if (type && !function && !failed) {
+    emitError() << "firmware interface @" << name.getValue() << " has type "
+                << type.getValue() << ", not a function type";
+    failed = true;
+  }
+  return failed ? FirmwareInterfaceAttr()
+                : FirmwareInterfaceAttr::get(d.getContext(), name, function);
+}
 
 DictionaryAttr FirmwareAttr::toBuiltin() const {
   MLIRContext *ctx = getContext();
@@ -229,112 +348,28 @@ DictionaryAttr FirmwareAttr::toBuiltin() const {
 FirmwareAttr
 FirmwareAttr::fromBuiltin(DictionaryAttr dict,
                           function_ref<InFlightDiagnostic()> emitError) {
-  MLIRContext *ctx = dict.getContext();
   BuiltinReader r{emitError};
-  static constexpr StringLiteral known[] = {
-      "prefix",   "entries", "slots",      "caller_arenas",
-      "platform", "globals", "interfaces", "unplanned"};
-  for (NamedAttribute field : dict)
-    if (!llvm::is_contained(known, field.getName().getValue())) {
-      emitError() << "firmware record has an unknown field '"
-                  << field.getName().getValue() << "'";
-      return {};
-    }
-  auto symbol = [&](Attribute element) {
-    auto ref = dyn_cast<FlatSymbolRefAttr>(element);
-    if (!ref && !r.failed) {
-      emitError() << "firmware record: expected a symbol reference, got "
-                  << element;
-      r.failed = true;
-    }
-    return ref;
-  };
-  auto asDict = [&](Attribute element) {
-    auto d = dyn_cast<DictionaryAttr>(element);
-    if (!d && !r.failed) {
-      emitError() << "firmware record: expected a dictionary, got " << element;
-      r.failed = true;
-    }
-    return d;
-  };
+  if (!r.checkFieldNames(dict))
+    return {};
+  auto symbol = [&](Attribute e) { return r.symbol(e); };
   StringAttr prefix;
   if (dict.get("prefix"))
     prefix = r.field<StringAttr>(dict, "prefix", "a string");
   auto entries = r.list<FlatSymbolRefAttr>(dict, "entries", symbol);
-  auto slots = r.list<FirmwareSlotAttr>(dict, "slots", [&](Attribute e) {
-    DictionaryAttr d = asDict(e);
-    if (!d)
-      return FirmwareSlotAttr();
-    auto entry = r.field<FlatSymbolRefAttr>(d, "entry", "a symbol reference");
-    uint64_t arg = r.integer(d, "arg");
-    auto arena = r.field<FlatSymbolRefAttr>(d, "arena", "a symbol reference");
-    uint64_t offset = r.integer(d, "offset");
-    return r.failed ? FirmwareSlotAttr()
-                    : FirmwareSlotAttr::get(ctx, entry, arg, arena, offset);
-  });
-  auto callerArenas =
-      r.list<FirmwareArenaAttr>(dict, "caller_arenas", [&](Attribute e) {
-        DictionaryAttr d = asDict(e);
-        if (!d)
-          return FirmwareArenaAttr();
-        auto name = r.field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
-        auto memory = r.field<StringAttr>(d, "memory", "a string");
-        uint64_t size = r.integer(d, "size");
-        uint64_t alignment = r.integer(d, "alignment");
-        return r.failed ? FirmwareArenaAttr()
-                        : FirmwareArenaAttr::getChecked(emitError, ctx, name,
-                                                        memory, size,
-                                                        alignment);
-      });
-  Attribute platform;
-  if (dict.get("platform")) {
-    auto text = r.field<StringAttr>(dict, "platform", "a string");
-    platform = text;
-    if (text && !getPlatformPreset(ctx, text.getValue())) {
-      // The parser's own diagnostic would point into the string.
-      ScopedDiagnosticHandler silence(ctx,
-                                      [](Diagnostic &) { return success(); });
-      platform = dyn_cast_or_null<PlatformAttr>(
-          parseAttribute(text.getValue(), ctx));
-    }
-    if (text && !platform && !r.failed) {
-      emitError() << "firmware platform '" << text.getValue()
-                  << "' is neither a preset nor a #helia.platform";
-      r.failed = true;
-    }
-  }
-  auto globals = r.list<FirmwareGlobalAttr>(dict, "globals", [&](Attribute e) {
-    DictionaryAttr d = asDict(e);
-    if (!d)
-      return FirmwareGlobalAttr();
-    auto global = r.field<FlatSymbolRefAttr>(d, "global", "a symbol reference");
-    auto memory = r.field<StringAttr>(d, "memory", "a string");
-    return r.failed ? FirmwareGlobalAttr()
-                    : FirmwareGlobalAttr::get(ctx, global, memory);
-  });
-  auto interfaces =
-      r.list<FirmwareInterfaceAttr>(dict, "interfaces", [&](Attribute e) {
-        DictionaryAttr d = asDict(e);
-        if (!d)
-          return FirmwareInterfaceAttr();
-        auto name = r.field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
-        auto type = r.field<TypeAttr>(d, "type", "a function type");
-        auto function =
-            type ? dyn_cast<FunctionType>(type.getValue()) : FunctionType();
-        if (type && !function && !r.failed) {
-          emitError() << "firmware interface @" << name.getValue()
-                      << " has type " << type.getValue()
-                      << ", not a function type";
-          r.failed = true;
-        }
-        return r.failed ? FirmwareInterfaceAttr()
-                        : FirmwareInterfaceAttr::get(ctx, name, function);
-      });
+  auto slots = r.list<FirmwareSlotAttr>(
+      dict, "slots", [&](Attribute e) { return r.slot(e); });
+  auto callerArenas = r.list<FirmwareArenaAttr>(
+      dict, "caller_arenas", [&](Attribute e) { return r.callerArena(e); });
+  Attribute platform = r.platform(dict);
+  auto globals = r.list<FirmwareGlobalAttr>(
+      dict, "globals", [&](Attribute e) { return r.global(e); });
+  auto interfaces = r.list<FirmwareInterfaceAttr>(
+      dict, "interfaces", [&](Attribute e) { return r.interface(e); });
   auto unplanned = r.list<FlatSymbolRefAttr>(dict, "unplanned", symbol);
   if (r.failed)
     return {};
   return FirmwareAttr::getChecked(
-      emitError, ctx, prefix, ArrayRef(entries), ArrayRef(slots),
+      emitError, dict.getContext(), prefix, ArrayRef(entries), ArrayRef(slots),
       ArrayRef(callerArenas), platform, ArrayRef(globals),
       ArrayRef(interfaces), ArrayRef(unplanned));
 }
