@@ -63,24 +63,42 @@ std::string listIds(ArrayRef<uint64_t> ids) {
 
 } // namespace
 
-FailureOr<unsigned>
-mlir::helia::applyTrafficProfile(BindingPlan &plan,
-                                 const TrafficProfile &profile,
-                                 StringRef path, bool remarks) {
-  const ModuleSchedule &schedule = plan.getSchedule();
-  auto wrongModel = [&](Location loc) {
+namespace {
+
+/// The checks of a profile against the plan it is applied to; every
+/// mismatch is a located error that says to measure again.
+struct ProfileMatcher {
+  const BindingPlan &plan;
+  const TrafficProfile &profile;
+  StringRef path;
+
+  InFlightDiagnostic wrongModel(Location loc) const {
     InFlightDiagnostic diag = emitError(loc);
     diag << "traffic profile '" << path << "'";
     if (!profile.model.empty())
       diag << " (of '" << profile.model << "')";
     diag << " was measured on another model: ";
     return diag;
-  };
-  const char *remeasure =
+  }
+  static constexpr const char *remeasure =
       "; measure this module again (bench/traffic.py --profile) with the "
       "options it is planned with";
 
-  // The functions, by name, with their tensor counts.
+  /// The functions, by name: the same as the profile's, with the same
+  /// tensor counts.
+  FailureOr<llvm::StringMap<unsigned>> matchFunctions() const;
+  /// The profile's entries by the buffer (function, buffer index) they
+  /// count: every entry names a tensor of its function, the same tensor,
+  /// and the buffer it counts is that tensor's buffer here.
+  FailureOr<llvm::DenseMap<std::pair<unsigned, unsigned>,
+                           SmallVector<const ProfileEntry *, 1>>>
+  matchEntries(const llvm::StringMap<unsigned> &functionIndex) const;
+};
+
+} // namespace
+
+FailureOr<llvm::StringMap<unsigned>> ProfileMatcher::matchFunctions() const {
+  const ModuleSchedule &schedule = plan.getSchedule();
   llvm::StringMap<unsigned> functionIndex;
   for (auto [f, function] : llvm::enumerate(schedule.getFunctions())) {
     FunctionOpInterface func = function.analysis.getFunction();
@@ -104,9 +122,14 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
       return wrongModel(plan.getLoc())
              << "it has a function '" << measured.name
              << "' that this module does not plan" << remeasure;
+  return functionIndex;
+}
 
-  // Every entry names a tensor of its function, the same tensor, and the
-  // buffer it counts is that tensor's buffer here.
+FailureOr<llvm::DenseMap<std::pair<unsigned, unsigned>,
+                         SmallVector<const ProfileEntry *, 1>>>
+ProfileMatcher::matchEntries(
+    const llvm::StringMap<unsigned> &functionIndex) const {
+  const ModuleSchedule &schedule = plan.getSchedule();
   llvm::DenseMap<std::pair<unsigned, unsigned>,
                  SmallVector<const ProfileEntry *, 1>>
       byBuffer;
@@ -154,13 +177,28 @@ mlir::helia::applyTrafficProfile(BindingPlan &plan,
                 "pad-in-place) this plan uses";
     byBuffer[{f, buffer.index}].push_back(&entry);
   }
+  return byBuffer;
+}
+
+FailureOr<unsigned>
+mlir::helia::applyTrafficProfile(BindingPlan &plan,
+                                 const TrafficProfile &profile,
+                                 StringRef path, bool remarks) {
+  ProfileMatcher matcher{plan, profile, path};
+  FailureOr<llvm::StringMap<unsigned>> functionIndex =
+      matcher.matchFunctions();
+  if (failed(functionIndex))
+    return failure();
+  auto byBuffer = matcher.matchEntries(*functionIndex);
+  if (failed(byBuffer))
+    return failure();
 
   unsigned profiled = 0, missing = 0;
   for (BufferPlan &buffer : plan.getBuffers()) {
     if (buffer.alignedSize == 0)
       continue;
-    auto found = byBuffer.find({buffer.func, buffer.info->index});
-    if (found == byBuffer.end()) {
+    auto found = byBuffer->find({buffer.func, buffer.info->index});
+    if (found == byBuffer->end()) {
       ++missing;
       if (remarks)
         emitRemark(plan.getLoc(buffer))
