@@ -139,18 +139,15 @@ getOutOfPlaceOperands(ModuleOp module, ArrayRef<FunctionOpInterface> funcs) {
   return outOfPlace;
 }
 
-void HeliaElementwiseInPlace::runOnOperation() {
-  ModuleOp module = getOperation();
-  SmallVector<FunctionOpInterface> planned;
-  for (auto func : module.getOps<FunctionOpInterface>())
-    if (isPlannedFunction(func))
-      planned.push_back(func);
-
-  // Decisions on one analysis of each function stay valid together: a
-  // result written over a dying buffer extends that buffer by the result's
-  // lifetime, which starts at the step where the buffer died, so no
-  // decision on a later op sees a different last reader.
-  SmallVector<InPlaceWrite> writes;
+/// The writes over dying inputs in `planned`, on one analysis of each
+/// function; failure when an analysis fails.
+///
+/// Decisions on one analysis of each function stay valid together: a
+/// result written over a dying buffer extends that buffer by the result's
+/// lifetime, which starts at the step where the buffer died, so no
+/// decision on a later op sees a different last reader.
+static LogicalResult findWrites(ArrayRef<FunctionOpInterface> planned,
+                                SmallVectorImpl<InPlaceWrite> &writes) {
   bool failedAny = false;
   for (FunctionOpInterface func : planned) {
     FailureOr<BufferAnalysis> analysis = BufferAnalysis::analyze(func);
@@ -167,35 +164,21 @@ void HeliaElementwiseInPlace::runOnOperation() {
         findMarkedWrite(&op, step, *analysis, taken, writes);
     }
   }
-  if (failedAny)
-    return signalPassFailure();
+  return failure(failedAny);
+}
 
-  // Marks on ops without bufferization concern the planner alone.
-  SmallVector<InPlaceWrite *> linalgWrites;
-  for (InPlaceWrite &write : writes) {
-    if (write.init) {
-      linalgWrites.push_back(&write);
-      continue;
-    }
-    write.op->setAttr(
-        HeliaDialect::InPlaceAttrHelper::getNameStr(),
-        Builder(write.op->getContext())
-            .getI64IntegerAttr(write.input->getOperandNumber()));
-  }
-  if (linalgWrites.empty())
-    return;
-
-  // New destinations must be ones bufferization writes in place, and must
-  // not make it write any other operand out of place: One-Shot Analysis
-  // before and after decides. A destination it would copy is given back
-  // (with every other of its function when the copy is elsewhere), until
-  // no new copy remains.
-  FailureOr<DenseSet<OpOperand *>> before =
-      getOutOfPlaceOperands(module, planned);
-  // Without an analysis to check against, no destination changes; the
-  // lowering reports what bufferization cannot do.
-  if (failed(before))
-    return;
+/// Applies the linalg writes and gives back those One-Shot Analysis would
+/// copy; returns the writes kept.
+///
+/// New destinations must be ones bufferization writes in place, and must
+/// not make it write any other operand out of place: One-Shot Analysis
+/// before and after decides. A destination it would copy is given back
+/// (with every other of its function when the copy is elsewhere), until
+/// no new copy remains.
+static SmallVector<InPlaceWrite *>
+keepWritesInPlace(ModuleOp module, ArrayRef<FunctionOpInterface> planned,
+                  ArrayRef<InPlaceWrite *> linalgWrites,
+                  const DenseSet<OpOperand *> &before) {
   for (InPlaceWrite *write : linalgWrites)
     applyLinalgWrite(*write);
   SmallVector<InPlaceWrite *> kept(linalgWrites);
@@ -207,7 +190,7 @@ void HeliaElementwiseInPlace::runOnOperation() {
     bool analysisFailed = failed(after);
     if (!analysisFailed)
       for (OpOperand *operand : *after)
-        if (!before->contains(operand)) {
+        if (!before.contains(operand)) {
           conflicted.insert(operand->getOwner());
           conflictedFuncs.insert(
               operand->getOwner()->getParentOfType<FunctionOpInterface>());
@@ -235,6 +218,42 @@ void HeliaElementwiseInPlace::runOnOperation() {
     }
     kept = std::move(next);
   }
+  return kept;
+}
+
+void HeliaElementwiseInPlace::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<FunctionOpInterface> planned;
+  for (auto func : module.getOps<FunctionOpInterface>())
+    if (isPlannedFunction(func))
+      planned.push_back(func);
+  SmallVector<InPlaceWrite> writes;
+  if (failed(findWrites(planned, writes)))
+    return signalPassFailure();
+
+  // Marks on ops without bufferization concern the planner alone.
+  SmallVector<InPlaceWrite *> linalgWrites;
+  for (InPlaceWrite &write : writes) {
+    if (write.init) {
+      linalgWrites.push_back(&write);
+      continue;
+    }
+    write.op->setAttr(
+        HeliaDialect::InPlaceAttrHelper::getNameStr(),
+        Builder(write.op->getContext())
+            .getI64IntegerAttr(write.input->getOperandNumber()));
+  }
+  if (linalgWrites.empty())
+    return;
+
+  FailureOr<DenseSet<OpOperand *>> before =
+      getOutOfPlaceOperands(module, planned);
+  // Without an analysis to check against, no destination changes; the
+  // lowering reports what bufferization cannot do.
+  if (failed(before))
+    return;
+  SmallVector<InPlaceWrite *> kept =
+      keepWritesInPlace(module, planned, linalgWrites, *before);
   // The undefined tensors that were the inits go once nothing uses them (one
   // may have been the init of several ops).
   llvm::SetVector<Operation *> oldInits;
