@@ -35,24 +35,16 @@ static bool mayCreateSymbols(func::FuncOp func) {
       .wasInterrupted();
 }
 
-FailureOr<unsigned> mlir::helia::bufferizeFunctionsInBatches(
-    ModuleOp module, ArrayRef<func::FuncOp> planned,
-    const bufferization::OneShotBufferizationOptions &options,
-    unsigned batchSize) {
-  if (planned.size() < 2 * batchSize)
-    return 0u;
-  SymbolTable symbols(module);
-  DenseMap<func::FuncOp, llvm::SmallSetVector<func::FuncOp, 4>> callees;
-  DenseSet<func::FuncOp> candidates;
-  for (func::FuncOp func : planned)
-    if (!func.isExternal() && !mayCreateSymbols(func)) {
-      candidates.insert(func);
-      callees[func] = getCallees(func, symbols);
-    }
+using CalleeMap = DenseMap<func::FuncOp, llvm::SmallSetVector<func::FuncOp, 4>>;
 
-  // Callee-first order (an iterative post-order walk of the call graph);
-  // a function joins only when all its callees did. A cycle leaves the
-  // module to upstream, which knows how to treat it.
+/// The `candidates` among `planned` in callee-first order (an iterative
+/// post-order walk of the call graph); a function joins only when all its
+/// callees did. A cycle leaves the module to upstream, which knows how to
+/// treat it: std::nullopt.
+static std::optional<SmallVector<func::FuncOp>>
+orderCalleesFirst(ArrayRef<func::FuncOp> planned,
+                  const DenseSet<func::FuncOp> &candidates,
+                  CalleeMap &callees) {
   SmallVector<func::FuncOp> order;
   DenseSet<func::FuncOp> done, onStack, rejected;
   for (func::FuncOp root : planned) {
@@ -67,7 +59,7 @@ FailureOr<unsigned> mlir::helia::bufferizeFunctionsInBatches(
       if (next < calls.size()) {
         func::FuncOp callee = calls[next++];
         if (onStack.contains(callee))
-          return 0u;
+          return std::nullopt;
         if (done.contains(callee) || rejected.contains(callee))
           continue;
         if (!candidates.contains(callee)) {
@@ -88,51 +80,77 @@ FailureOr<unsigned> mlir::helia::bufferizeFunctionsInBatches(
       stack.pop_back();
     }
   }
-  if (order.size() < 2 * batchSize)
+  return order;
+}
+
+/// Bufferizes `batch` in a module of its own, with `module`'s attributes
+/// and declarations of the callees of earlier batches (bufferized already),
+/// then moves the functions back to the end of `module`.
+static LogicalResult
+bufferizeBatch(ModuleOp module, ArrayRef<func::FuncOp> batch,
+               CalleeMap &callees,
+               const bufferization::OneShotBufferizationOptions &options) {
+  OpBuilder builder(module.getContext());
+  auto scope = ModuleOp::create(builder, module.getLoc());
+  scope->setAttrs(module->getAttrDictionary());
+  Block *body = scope.getBody();
+  DenseSet<func::FuncOp> inBatch(batch.begin(), batch.end());
+  llvm::SmallSetVector<func::FuncOp, 8> declared;
+  for (func::FuncOp func : batch)
+    for (func::FuncOp callee : callees[func])
+      if (!inBatch.contains(callee))
+        declared.insert(callee);
+  builder.setInsertionPointToEnd(body);
+  for (func::FuncOp callee : declared) {
+    auto decl = func::FuncOp::create(builder, callee.getLoc(),
+                                     callee.getSymName(),
+                                     callee.getFunctionType());
+    decl.setPrivate();
+  }
+  for (func::FuncOp func : batch)
+    func->moveBefore(body, body->end());
+  bufferization::BufferizationState state;
+  LogicalResult result = bufferization::bufferizeModuleOp(scope, options, state);
+  for (func::FuncOp func : batch)
+    func->moveBefore(module.getBody(), module.getBody()->end());
+  scope->erase();
+  return result;
+}
+
+FailureOr<unsigned> mlir::helia::bufferizeFunctionsInBatches(
+    ModuleOp module, ArrayRef<func::FuncOp> planned,
+    const bufferization::OneShotBufferizationOptions &options,
+    unsigned batchSize) {
+  if (planned.size() < 2 * batchSize)
+    return 0u;
+  SymbolTable symbols(module);
+  CalleeMap callees;
+  DenseSet<func::FuncOp> candidates;
+  for (func::FuncOp func : planned)
+    if (!func.isExternal() && !mayCreateSymbols(func)) {
+      candidates.insert(func);
+      callees[func] = getCallees(func, symbols);
+    }
+  std::optional<SmallVector<func::FuncOp>> order =
+      orderCalleesFirst(planned, candidates, callees);
+  if (!order || order->size() < 2 * batchSize)
     return 0u;
 
   // Every op of the module in its place, to restore the order afterwards.
   SmallVector<Operation *> original;
   for (Operation &op : module.getBody()->getOperations())
     original.push_back(&op);
-
-  MLIRContext *context = module.getContext();
-  OpBuilder builder(context);
   LogicalResult result = success();
-  for (size_t begin = 0; begin < order.size() && succeeded(result);
+  for (size_t begin = 0; begin < order->size() && succeeded(result);
        begin += batchSize) {
-    ArrayRef<func::FuncOp> batch =
-        ArrayRef(order).slice(begin, std::min<size_t>(batchSize,
-                                                      order.size() - begin));
-    auto scope = ModuleOp::create(builder, module.getLoc());
-    scope->setAttrs(module->getAttrDictionary());
-    Block *body = scope.getBody();
-    DenseSet<func::FuncOp> inBatch(batch.begin(), batch.end());
-    // Declarations of the callees of earlier batches, bufferized already.
-    llvm::SmallSetVector<func::FuncOp, 8> declared;
-    for (func::FuncOp func : batch)
-      for (func::FuncOp callee : callees[func])
-        if (!inBatch.contains(callee))
-          declared.insert(callee);
-    builder.setInsertionPointToEnd(body);
-    for (func::FuncOp callee : declared) {
-      auto decl = func::FuncOp::create(builder, callee.getLoc(),
-                                       callee.getSymName(),
-                                       callee.getFunctionType());
-      decl.setPrivate();
-    }
-    for (func::FuncOp func : batch)
-      func->moveBefore(body, body->end());
-    bufferization::BufferizationState state;
-    result = bufferization::bufferizeModuleOp(scope, options, state);
-    for (func::FuncOp func : batch)
-      func->moveBefore(module.getBody(), module.getBody()->end());
-    scope->erase();
+    ArrayRef<func::FuncOp> batch = ArrayRef(*order).slice(
+        begin, std::min<size_t>(batchSize, order->size() - begin));
+    result = bufferizeBatch(module, batch, callees, options);
   }
   Block *moduleBody = module.getBody();
   for (Operation *op : original)
     op->moveBefore(moduleBody, moduleBody->end());
   if (failed(result))
     return failure();
-  return static_cast<unsigned>(order.size());
+  return static_cast<unsigned>(order->size());
 }
