@@ -218,6 +218,74 @@ static LogicalResult fuseElementwise(Operation *func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// Tiles `consumer` and fuses `reductions` (the reductions that feed it)
+/// into its tile loop; false when it has no tile sizes or tiling fails.
+static bool fuseIntoConsumer(IRRewriter &rewriter, linalg::GenericOp consumer,
+                             ArrayRef<linalg::LinalgOp> reductions) {
+  rewriter.setInsertionPoint(consumer);
+  auto shape = cast<RankedTensorType>(consumer->getResult(0).getType())
+                   .getShape();
+  SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, shape);
+  if (sizes.empty())
+    return false;
+  // Fuse the reductions and, through their output operands, whatever
+  // initialises the accumulators (a fill or a broadcast of the bias) when
+  // a reduction is its only reader (checked before tiling adds the tile
+  // loop's slice of it); never an input, which would make its slices
+  // dynamically shaped at the borders.
+  llvm::SmallPtrSet<Operation *, 4> targets;
+  llvm::SmallDenseSet<Value, 4> inits;
+  for (linalg::LinalgOp reduction : reductions) {
+    targets.insert(reduction);
+    Value init = reduction.getDpsInits()[0];
+    if (init.hasOneUse() && init.getDefiningOp<linalg::LinalgOp>())
+      inits.insert(init);
+  }
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(scf::SCFTilingOptions().setTileSizes(sizes));
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (targets.contains(producer.getOwner()) || inits.contains(producer))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+  if (failed(fused))
+    return false;
+  // A reduction left outside the tile loop is still correct, only whole:
+  // say so rather than fail.
+  for (linalg::LinalgOp reduction : reductions)
+    if (!fused->fusedProducers.contains(reduction))
+      reduction.emitWarning("this op's result stays whole: it could not be "
+                            "fused into its consumer's tile loop");
+  for (OpResult result : consumer->getResults())
+    rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
+  for (Operation *tiled : fused->tiledAndFusedOps)
+    fuseWindows(rewriter, tiled);
+  // A window depends on the output position, not on the output channel:
+  // it is built once per position, out of the innermost loop only (a
+  // window hoisted out of every loop would be written in each iteration
+  // while the next reads it, which bufferization must copy).
+  if (!fused->loops.empty())
+    moveLoopInvariantCode(fused->loops.back());
+  return true;
+}
+
+/// The accumulator's tensor.empty, sliced per tile, becomes a tile-sized
+/// tensor.empty; the reductions' now unused originals go away.
+static LogicalResult cleanUpTiles(Operation *func) {
+  MLIRContext *context = func->getContext();
+  RewritePatternSet patterns(context);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
 void HeliaFuseAccumulators::runOnOperation() {
   Operation *func = getOperation();
   if (failed(fuseElementwise(func)))
@@ -237,65 +305,10 @@ void HeliaFuseAccumulators::runOnOperation() {
   });
   IRRewriter rewriter(&getContext());
   for (auto &[consumerOp, reductions] : candidates) {
-    auto consumer = cast<linalg::GenericOp>(consumerOp);
-    rewriter.setInsertionPoint(consumer);
-    auto shape = cast<RankedTensorType>(consumer->getResult(0).getType())
-                     .getShape();
-    SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, shape);
-    if (sizes.empty())
-      continue;
-    // Fuse the reductions and, through their output operands, whatever
-    // initialises the accumulators (a fill or a broadcast of the bias) when
-    // a reduction is its only reader (checked before tiling adds the tile
-    // loop's slice of it); never an input, which would make its slices
-    // dynamically shaped at the borders.
-    llvm::SmallPtrSet<Operation *, 4> targets;
-    llvm::SmallDenseSet<Value, 4> inits;
-    for (linalg::LinalgOp reduction : reductions) {
-      targets.insert(reduction);
-      Value init = reduction.getDpsInits()[0];
-      if (init.hasOneUse() && init.getDefiningOp<linalg::LinalgOp>())
-        inits.insert(init);
-    }
-    scf::SCFTileAndFuseOptions options;
-    options.setTilingOptions(scf::SCFTilingOptions().setTileSizes(sizes));
-    options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (targets.contains(producer.getOwner()) || inits.contains(producer))
-            return scf::SCFTileAndFuseOptions::ControlFnResult{};
-          return std::nullopt;
-        });
-    FailureOr<scf::SCFTileAndFuseResult> fused =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(consumer.getOperation()), options);
-    if (failed(fused))
-      continue;
-    // A reduction left outside the tile loop is still correct, only whole:
-    // say so rather than fail.
-    for (linalg::LinalgOp reduction : reductions)
-      if (!fused->fusedProducers.contains(reduction))
-        reduction.emitWarning("this op's result stays whole: it could not be "
-                              "fused into its consumer's tile loop");
-    for (OpResult result : consumer->getResults())
-      rewriter.replaceAllUsesWith(result, fused->replacements.lookup(result));
-    numFused += reductions.size();
-    for (Operation *tiled : fused->tiledAndFusedOps)
-      fuseWindows(rewriter, tiled);
-    // A window depends on the output position, not on the output channel:
-    // it is built once per position, out of the innermost loop only (a
-    // window hoisted out of every loop would be written in each iteration
-    // while the next reads it, which bufferization must copy).
-    if (!fused->loops.empty())
-      moveLoopInvariantCode(fused->loops.back());
+    if (fuseIntoConsumer(rewriter, cast<linalg::GenericOp>(consumerOp),
+                         reductions))
+      numFused += reductions.size();
   }
-  // The accumulator's tensor.empty, sliced per tile, becomes a tile-sized
-  // tensor.empty; the reductions' now unused originals go away.
-  RewritePatternSet patterns(&getContext());
-  tensor::populateFoldTensorEmptyPatterns(patterns);
-  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, &getContext());
-  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, &getContext());
-  tensor::EmptyOp::getCanonicalizationPatterns(patterns, &getContext());
-  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+  if (failed(cleanUpTiles(func)))
     return signalPassFailure();
 }
