@@ -13,6 +13,81 @@
 using namespace mlir;
 using namespace mlir::helia;
 
+//===----------------------------------------------------------------------===//
+// The options of each pass, from the pipeline's
+//===----------------------------------------------------------------------===//
+
+HeliaInsertTensorCopiesOptions
+HeliaMemoryPipelineOptions::getInsertTensorCopiesOptions() const {
+  HeliaInsertTensorCopiesOptions copies;
+  copies.carryInPlace = carryInPlace;
+  return copies;
+}
+
+HeliaResolveResidencyOptions
+HeliaMemoryPipelineOptions::getResolveResidencyOptions() const {
+  HeliaResolveResidencyOptions resolve;
+  resolve.platform = platform;
+  resolve.rulesFile = rulesFile;
+  resolve.explain = explain;
+  return resolve;
+}
+
+HeliaAssignBindingsOptions
+HeliaMemoryPipelineOptions::getAssignBindingsOptions() const {
+  HeliaAssignBindingsOptions assign;
+  assign.algorithm = algorithm;
+  assign.effort = effort;
+  assign.streamPool = streamPool;
+  assign.streamBudget = streamBudget;
+  assign.memoryLimits.assign(memoryLimits.begin(), memoryLimits.end());
+  assign.remarks = remarks;
+  assign.objective = objective;
+  assign.amortize = amortize;
+  assign.trafficProfile = trafficProfile;
+  assign.memoryCosts.assign(memoryCosts.begin(), memoryCosts.end());
+  return assign;
+}
+
+HeliaVerifyPlanOptions HeliaMemoryPipelineOptions::getVerifyPlanOptions() const {
+  HeliaVerifyPlanOptions verify;
+  verify.memoryLimits.assign(memoryLimits.begin(), memoryLimits.end());
+  verify.prefix = prefix;
+  verify.hydrate = hydrate;
+  return verify;
+}
+
+HeliaExportPlanOptions HeliaMemoryPipelineOptions::getExportPlanOptions() const {
+  HeliaExportPlanOptions exportPlan;
+  exportPlan.json = planJson;
+  exportPlan.report = planReport;
+  exportPlan.svg = planSvg;
+  return exportPlan;
+}
+
+HeliaLowerCopiesOptions
+HeliaMemoryPipelineOptions::getLowerCopiesOptions() const {
+  HeliaLowerCopiesOptions copies;
+  copies.mode = copyMode;
+  return copies;
+}
+
+HeliaAssignSectionsOptions
+HeliaMemoryPipelineOptions::getAssignSectionsOptions() const {
+  HeliaAssignSectionsOptions sections;
+  sections.ld = planLd;
+  sections.ldMemory = planLdMemory;
+  sections.header = planHeader;
+  sections.triple = triple;
+  sections.dataLayout = dataLayout;
+  sections.modelApi = modelApi;
+  return sections;
+}
+
+//===----------------------------------------------------------------------===//
+// The pipelines
+//===----------------------------------------------------------------------===//
+
 void mlir::helia::buildHeliaMemoryPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   buildHeliaPlanningPipeline(pm, options);
@@ -27,56 +102,28 @@ void mlir::helia::buildHeliaPlanningPipeline(
     pm.addNestedPass<func::FuncOp>(createHeliaFuseAccumulators());
   // Every copy bufferization will make becomes an explicit op, so that the
   // planner counts exactly the buffers bufferization creates.
-  HeliaInsertTensorCopiesOptions copies;
-  copies.carryInPlace = options.carryInPlace;
-  pm.addPass(createHeliaInsertTensorCopies(copies));
+  pm.addPass(
+      createHeliaInsertTensorCopies(options.getInsertTensorCopiesOptions()));
   // Elementwise results over dying inputs, on the buffers bufferization
   // creates (each destination its own tensor); the pass keeps only the
   // destinations One-Shot Analysis writes in place without a new copy.
   if (options.inPlace)
     pm.addPass(createHeliaElementwiseInPlace());
 
-  HeliaResolveResidencyOptions resolve;
-  resolve.platform = options.platform;
-  resolve.rulesFile = options.rulesFile;
-  resolve.explain = options.explain;
-  pm.addPass(createHeliaResolveResidency(resolve));
+  pm.addPass(createHeliaResolveResidency(options.getResolveResidencyOptions()));
   // Resolve makes the platform the module's `helia.platform`: every later
   // pass reads it there (and helia-assign-sections from the firmware record
   // helia-lower-copies makes of it), none is given it again.
 
-  HeliaAssignBindingsOptions assign;
-  assign.algorithm = options.algorithm;
-  assign.effort = options.effort;
-  assign.streamPool = options.streamPool;
-  assign.streamBudget = options.streamBudget;
-  assign.memoryLimits.assign(options.memoryLimits.begin(),
-                             options.memoryLimits.end());
-  assign.remarks = options.remarks;
-  assign.objective = options.objective;
-  assign.amortize = options.amortize;
-  assign.trafficProfile = options.trafficProfile;
-  assign.memoryCosts.assign(options.memoryCosts.begin(),
-                            options.memoryCosts.end());
-  pm.addPass(createHeliaAssignBindings(assign));
-
-  HeliaVerifyPlanOptions verify;
-  verify.memoryLimits.assign(options.memoryLimits.begin(),
-                             options.memoryLimits.end());
-  verify.prefix = options.prefix;
-  verify.hydrate = options.hydrate;
-  pm.addPass(createHeliaVerifyPlan(verify));
+  pm.addPass(createHeliaAssignBindings(options.getAssignBindingsOptions()));
+  pm.addPass(createHeliaVerifyPlan(options.getVerifyPlanOptions()));
 }
 
 void mlir::helia::buildHeliaPlanOutputPipeline(
     OpPassManager &pm, const HeliaMemoryPipelineOptions &options) {
   if (!options.planJson.empty() || !options.planReport.empty() ||
       !options.planSvg.empty()) {
-    HeliaExportPlanOptions exportPlan;
-    exportPlan.json = options.planJson;
-    exportPlan.report = options.planReport;
-    exportPlan.svg = options.planSvg;
-    pm.addPass(createHeliaExportPlan(exportPlan));
+    pm.addPass(createHeliaExportPlan(options.getExportPlanOptions()));
   }
 
   if (!options.lower)
@@ -84,13 +131,10 @@ void mlir::helia::buildHeliaPlanOutputPipeline(
   buildHeliaLoweringPipeline(pm, options.arenaMode, options.prefix);
   if (options.hydrate == HydrateMode::FirstCall)
     pm.addPass(createHeliaHydrateOnFirstCall());
-  bool toLLVM = options.toLLVM || !options.planLd.empty() ||
-                !options.planHeader.empty();
+  bool toLLVM = options.getToLLVM();
   if (!options.lowerCopies && !toLLVM)
     return;
-  HeliaLowerCopiesOptions copies;
-  copies.mode = options.copyMode;
-  pm.addPass(createHeliaLowerCopies(copies));
+  pm.addPass(createHeliaLowerCopies(options.getLowerCopiesOptions()));
   if (toLLVM)
     buildHeliaToLLVMPipeline(pm, options);
 }
@@ -153,14 +197,7 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createHeliaAttachSlotAliasScopes());
   pm.addPass(createHeliaVerifyLLVM());
-  HeliaAssignSectionsOptions sections;
-  sections.ld = options.planLd;
-  sections.ldMemory = options.planLdMemory;
-  sections.header = options.planHeader;
-  sections.triple = options.triple;
-  sections.dataLayout = options.dataLayout;
-  sections.modelApi = options.modelApi;
-  pm.addPass(createHeliaAssignSections(sections));
+  pm.addPass(createHeliaAssignSections(options.getAssignSectionsOptions()));
 }
 
 void mlir::helia::registerHeliaPipelines() {

@@ -4,6 +4,7 @@
 #define HELIA_DIALECT_HELIA_PIPELINES_PIPELINES_H
 
 #include "helia/Dialect/Helia/IR/HeliaDialect.h"
+#include "helia/Dialect/Helia/Transforms/Passes.h"
 #include "helia/Planner/Planner.h"
 #include "helia/Planner/Traffic.h"
 #include "mlir/Pass/PassOptions.h"
@@ -39,7 +40,10 @@ struct HeliaLoweringPipelineOptions
 void buildHeliaLoweringPipeline(OpPassManager &pm, ArenaMode arenaMode,
                                 StringRef prefix);
 
-/// The union of the options of the passes the pipeline runs.
+/// The union of the options of the passes the pipeline runs. Each option
+/// reaches its passes through the get...Options functions at the end, the
+/// one place that forwards them; unittests/Pipelines fails when an option
+/// changes nothing in the pipeline built from it.
 struct HeliaMemoryPipelineOptions
     : public PassPipelineOptions<HeliaMemoryPipelineOptions> {
   PassOptions::Option<std::string> platform{
@@ -237,6 +241,22 @@ struct HeliaMemoryPipelineOptions
       llvm::cl::desc("Generate the model API of the firmware module (with "
                      "to-llvm; helia-assign-sections model-api)"),
       llvm::cl::init(true)};
+
+  /// The options of each pass the pipeline configures, from the pipeline's.
+  /// The platform is not among them: helia-resolve-residency makes it the
+  /// module's, where every later pass reads it.
+  HeliaInsertTensorCopiesOptions getInsertTensorCopiesOptions() const;
+  HeliaResolveResidencyOptions getResolveResidencyOptions() const;
+  HeliaAssignBindingsOptions getAssignBindingsOptions() const;
+  HeliaVerifyPlanOptions getVerifyPlanOptions() const;
+  HeliaExportPlanOptions getExportPlanOptions() const;
+  HeliaLowerCopiesOptions getLowerCopiesOptions() const;
+  HeliaAssignSectionsOptions getAssignSectionsOptions() const;
+  /// Whether the pipeline goes on to the LLVM dialect: to-llvm, or a file
+  /// only helia-assign-sections writes.
+  bool getToLLVM() const {
+    return toLLVM || !planLd.empty() || !planHeader.empty();
+  }
 };
 
 /// Adds resolve, assign and verify-plan (and the export when asked, and the
