@@ -174,17 +174,26 @@ struct BuiltinReader {
     return elements;
   }
 
+  /// A list of dictionaries, each decoded by `decode`.
+  template <typename T, typename Fn>
+  SmallVector<T> records(DictionaryAttr dict, StringRef name, Fn decode) {
+    return list<T>(dict, name, [&](Attribute element) {
+      DictionaryAttr d = dictionary(element);
+      return d ? decode(d) : T();
+    });
+  }
+
   /// Each element of a list, as the type the list holds.
   FlatSymbolRefAttr symbol(Attribute element);
   DictionaryAttr dictionary(Attribute element);
 
   /// The parts of the record, one reader each.
   bool checkFieldNames(DictionaryAttr dict);
-  FirmwareSlotAttr slot(Attribute element);
-  FirmwareArenaAttr callerArena(Attribute element);
+  FirmwareSlotAttr slot(DictionaryAttr d);
+  FirmwareArenaAttr callerArena(DictionaryAttr d);
   Attribute platform(DictionaryAttr dict);
-  FirmwareGlobalAttr global(Attribute element);
-  FirmwareInterfaceAttr interface(Attribute element);
+  FirmwareGlobalAttr global(DictionaryAttr d);
+  FirmwareInterfaceAttr interface(DictionaryAttr d);
 };
 } // namespace
 
@@ -220,10 +229,7 @@ bool BuiltinReader::checkFieldNames(DictionaryAttr dict) {
   return true;
 }
 
-FirmwareSlotAttr BuiltinReader::slot(Attribute element) {
-  DictionaryAttr d = dictionary(element);
-  if (!d)
-    return FirmwareSlotAttr();
+FirmwareSlotAttr BuiltinReader::slot(DictionaryAttr d) {
   auto entry = field<FlatSymbolRefAttr>(d, "entry", "a symbol reference");
   uint64_t arg = integer(d, "arg");
   auto arena = field<FlatSymbolRefAttr>(d, "arena", "a symbol reference");
@@ -233,10 +239,7 @@ FirmwareSlotAttr BuiltinReader::slot(Attribute element) {
                                         offset);
 }
 
-FirmwareArenaAttr BuiltinReader::callerArena(Attribute element) {
-  DictionaryAttr d = dictionary(element);
-  if (!d)
-    return FirmwareArenaAttr();
+FirmwareArenaAttr BuiltinReader::callerArena(DictionaryAttr d) {
   auto name = field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
   auto memory = field<StringAttr>(d, "memory", "a string");
   uint64_t size = integer(d, "size");
@@ -268,20 +271,14 @@ Attribute BuiltinReader::platform(DictionaryAttr dict) {
   return platform;
 }
 
-FirmwareGlobalAttr BuiltinReader::global(Attribute element) {
-  DictionaryAttr d = dictionary(element);
-  if (!d)
-    return FirmwareGlobalAttr();
+FirmwareGlobalAttr BuiltinReader::global(DictionaryAttr d) {
   auto global = field<FlatSymbolRefAttr>(d, "global", "a symbol reference");
   auto memory = field<StringAttr>(d, "memory", "a string");
   return failed ? FirmwareGlobalAttr()
                 : FirmwareGlobalAttr::get(d.getContext(), global, memory);
 }
 
-FirmwareInterfaceAttr BuiltinReader::interface(Attribute element) {
-  DictionaryAttr d = dictionary(element);
-  if (!d)
-    return FirmwareInterfaceAttr();
+FirmwareInterfaceAttr BuiltinReader::interface(DictionaryAttr d) {
   auto name = field<FlatSymbolRefAttr>(d, "name", "a symbol reference");
   auto type = field<TypeAttr>(d, "type", "a function type");
   auto function =
@@ -356,15 +353,15 @@ FirmwareAttr::fromBuiltin(DictionaryAttr dict,
   if (dict.get("prefix"))
     prefix = r.field<StringAttr>(dict, "prefix", "a string");
   auto entries = r.list<FlatSymbolRefAttr>(dict, "entries", symbol);
-  auto slots = r.list<FirmwareSlotAttr>(
-      dict, "slots", [&](Attribute e) { return r.slot(e); });
-  auto callerArenas = r.list<FirmwareArenaAttr>(
-      dict, "caller_arenas", [&](Attribute e) { return r.callerArena(e); });
+  auto slots = r.records<FirmwareSlotAttr>(
+      dict, "slots", [&](DictionaryAttr d) { return r.slot(d); });
+  auto callerArenas = r.records<FirmwareArenaAttr>(
+      dict, "caller_arenas", [&](DictionaryAttr d) { return r.callerArena(d); });
   Attribute platform = r.platform(dict);
-  auto globals = r.list<FirmwareGlobalAttr>(
-      dict, "globals", [&](Attribute e) { return r.global(e); });
-  auto interfaces = r.list<FirmwareInterfaceAttr>(
-      dict, "interfaces", [&](Attribute e) { return r.interface(e); });
+  auto globals = r.records<FirmwareGlobalAttr>(
+      dict, "globals", [&](DictionaryAttr d) { return r.global(d); });
+  auto interfaces = r.records<FirmwareInterfaceAttr>(
+      dict, "interfaces", [&](DictionaryAttr d) { return r.interface(d); });
   auto unplanned = r.list<FlatSymbolRefAttr>(dict, "unplanned", symbol);
   if (r.failed)
     return {};
