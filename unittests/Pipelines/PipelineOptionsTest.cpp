@@ -118,9 +118,9 @@ TEST(PipelineOptions, EveryOptionChangesThePipeline) {
     std::string base = buildPipeline(test.context);
     std::string changed =
         buildPipeline(std::string(test.context) + " " + name + "=" + value);
-    EXPECT_NE(base, changed) << "setting helia-memory-pipeline option '"
-                             << name << "=" << value
-                             << "' changes no pass of the pipeline";
+    EXPECT_NE(base, changed)
+        << "setting helia-memory-pipeline option '" << name << "=" << value
+        << "' changes no pass of the pipeline";
     // A value that is not a bare switch must reach a pass's options (a
     // list prints as `name={a,b}`).
     if (value != "true" && value != "false")

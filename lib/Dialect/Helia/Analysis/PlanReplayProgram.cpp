@@ -33,8 +33,8 @@ private:
     auto it = valueOwner.find(value);
     return it == valueOwner.end() ? kNoOwner : it->second;
   }
-  OwnerId addOwner(StringAttr arena, int64_t offset, int64_t size,
-                   Value value, const TensorInfo &tensor, StringRef func);
+  OwnerId addOwner(StringAttr arena, int64_t offset, int64_t size, Value value,
+                   const TensorInfo &tensor, StringRef func);
   void flatten(Function &fn);
   void emitOp(Function &fn, Operation *op,
               const DenseMap<Operation *, SmallVector<OwnerId>> &streamsAt);
@@ -55,8 +55,8 @@ private:
 } // namespace
 
 OwnerId ProgramBuilder::addOwner(StringAttr arena, int64_t offset, int64_t size,
-                         Value value, const TensorInfo &tensor,
-                         StringRef func) {
+                                 Value value, const TensorInfo &tensor,
+                                 StringRef func) {
   auto it = arenaIndex.find(arena.getValue());
   if (it == arenaIndex.end())
     return kNoOwner;
@@ -142,8 +142,12 @@ void ProgramBuilder::emitCall(Function &fn, CallOpInterface call) {
     return;
   }
   Function &target = program.functions[it->second];
-  Event event{Event::Call, kNoOwner, call, it->second,
-              static_cast<unsigned>(fn.copies.size()), 0};
+  Event event{Event::Call,
+              kNoOwner,
+              call,
+              it->second,
+              static_cast<unsigned>(fn.copies.size()),
+              0};
   Block &entry = target.op.getFunctionBody().front();
   for (auto [operand, arg] :
        llvm::zip(call.getArgOperands(), entry.getArguments())) {
@@ -210,9 +214,8 @@ void ProgramBuilder::emitOp(
   // intact, unless they share the result's buffer.
   for (Value value : reads) {
     OwnerId owner = ownerOf(value);
-    if (llvm::any_of(op->getResults(), [&](Value result) {
-          return ownerOf(result) == owner;
-        }))
+    if (llvm::any_of(op->getResults(),
+                     [&](Value result) { return ownerOf(result) == owner; }))
       continue;
     emitRead(fn, value, op);
   }
@@ -257,6 +260,6 @@ void ProgramBuilder::flatten(Function &fn) {
 }
 
 Program mlir::helia::replay::buildProgram(ModuleOp module,
-                                         const ModuleLiveness &liveness) {
+                                          const ModuleLiveness &liveness) {
   return ProgramBuilder(module, liveness).build();
 }

@@ -1,4 +1,4 @@
-//===- PlanReplayProgram.h - the events helia-verify-plan replays -*- C++ -*-===//
+//===- PlanReplayProgram.h - the events PlanReplay runs ---------*- C++ -*-===//
 //
 // The module's execution as the lowering makes it happen, as PlanReplay.cpp
 // replays it: the byte ranges tensors own (owners) and, per function, the
@@ -36,8 +36,8 @@ struct Owner {
   uint64_t tensorId;
   StringRef function;
   std::string getName() const {
-    return getTensorDisplayName(tensorName ? tensorName.getValue() : StringRef(),
-                                tensorId);
+    return getTensorDisplayName(
+        tensorName ? tensorName.getValue() : StringRef(), tensorId);
   }
 };
 

@@ -182,11 +182,10 @@ ProfileMatcher::matchEntries(
 
 FailureOr<unsigned>
 mlir::helia::applyTrafficProfile(BindingPlan &plan,
-                                 const TrafficProfile &profile,
-                                 StringRef path, bool remarks) {
+                                 const TrafficProfile &profile, StringRef path,
+                                 bool remarks) {
   ProfileMatcher matcher{plan, profile, path};
-  FailureOr<llvm::StringMap<unsigned>> functionIndex =
-      matcher.matchFunctions();
+  FailureOr<llvm::StringMap<unsigned>> functionIndex = matcher.matchFunctions();
   if (failed(functionIndex))
     return failure();
   auto byBuffer = matcher.matchEntries(*functionIndex);

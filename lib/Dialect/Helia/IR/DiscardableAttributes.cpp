@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/ByteSize.h"
+#include "helia/Dialect/Helia/IR/HeliaDialect.h"
 #include "helia/Dialect/Helia/IR/HeliaOps.h"
 #include "helia/Dialect/Helia/IR/Platform.h"
 
@@ -56,7 +56,8 @@ static ArrayAttr getPerResultList(Operation *op, Attribute value) {
 
 static LogicalResult verifyPlatform(Operation *op, StringRef name,
                                     Attribute value) {
-  if (failed(expect(op, name, isa<ModuleOp>(op), "belongs on a builtin.module")))
+  if (failed(
+          expect(op, name, isa<ModuleOp>(op), "belongs on a builtin.module")))
     return failure();
   if (isa<PlatformAttr>(value))
     return success();
@@ -74,35 +75,34 @@ static LogicalResult verifyPlatform(Operation *op, StringRef name,
 
 static LogicalResult verifyRules(Operation *op, StringRef name,
                                  Attribute value) {
-  if (failed(expect(op, name, isa<ModuleOp>(op), "belongs on a builtin.module")))
+  if (failed(
+          expect(op, name, isa<ModuleOp>(op), "belongs on a builtin.module")))
     return failure();
   auto rules = dyn_cast<ArrayAttr>(value);
-  return expect(op, name,
-                rules && llvm::all_of(rules, llvm::IsaPred<RuleAttr>),
+  return expect(op, name, rules && llvm::all_of(rules, llvm::IsaPred<RuleAttr>),
                 "must be an array of #helia.rule");
 }
 
 static LogicalResult verifyMemoryLimits(Operation *op, StringRef name,
                                         Attribute value) {
   auto limits = dyn_cast<DictionaryAttr>(value);
-  return expect(op, name,
-                isa<ModuleOp>(op) && limits &&
-                    llvm::all_of(limits,
-                                 [](NamedAttribute entry) {
-                                   auto bytes =
-                                       dyn_cast<IntegerAttr>(entry.getValue());
-                                   return bytes &&
-                                          !bytes.getValue().isNegative();
-                                 }),
-                "must be a dictionary of memory names to byte counts on a "
-                "builtin.module");
+  return expect(
+      op, name,
+      isa<ModuleOp>(op) && limits &&
+          llvm::all_of(limits,
+                       [](NamedAttribute entry) {
+                         auto bytes = dyn_cast<IntegerAttr>(entry.getValue());
+                         return bytes && !bytes.getValue().isNegative();
+                       }),
+      "must be a dictionary of memory names to byte counts on a "
+      "builtin.module");
 }
 
 /// read_cycles, write_cycles and access_bytes of one memory.
 static bool isMemoryCost(NamedAttribute entry) {
   auto figures = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
-  return figures && figures.size() == 3 && figures[0] >= 0 &&
-         figures[1] >= 0 && figures[2] > 0 &&
+  return figures && figures.size() == 3 && figures[0] >= 0 && figures[1] >= 0 &&
+         figures[2] > 0 &&
          static_cast<uint64_t>(figures[0]) <= kMaxAccessCycles &&
          static_cast<uint64_t>(figures[1]) <= kMaxAccessCycles &&
          static_cast<uint64_t>(figures[2]) <= kMaxAccessBytes;
@@ -140,8 +140,7 @@ static LogicalResult verifyUnitMark(Operation *op, StringRef name,
 
 static LogicalResult verifyUnplanned(Operation *op, StringRef name,
                                      Attribute value) {
-  return expect(op, name,
-                isa<UnitAttr>(value) && isa<FunctionOpInterface>(op),
+  return expect(op, name, isa<UnitAttr>(value) && isa<FunctionOpInterface>(op),
                 "must be a unit attribute on a function");
 }
 
@@ -177,15 +176,15 @@ static LogicalResult verifyInPlace(Operation *op, StringRef name,
 
 static LogicalResult verifyFirmware(Operation *op, StringRef name,
                                     Attribute value) {
-  if (failed(expect(op, name,
-                    isa<ModuleOp>(op) &&
-                        isa<FirmwareAttr, DictionaryAttr>(value),
-                    "must be a #helia.firmware (or its builtin form, a "
-                    "dictionary) on a builtin.module")))
+  if (failed(
+          expect(op, name,
+                 isa<ModuleOp>(op) && isa<FirmwareAttr, DictionaryAttr>(value),
+                 "must be a #helia.firmware (or its builtin form, a "
+                 "dictionary) on a builtin.module")))
     return failure();
   if (auto dict = dyn_cast<DictionaryAttr>(value))
-    return success(static_cast<bool>(FirmwareAttr::fromBuiltin(
-        dict, [&] { return op->emitOpError(); })));
+    return success(static_cast<bool>(
+        FirmwareAttr::fromBuiltin(dict, [&] { return op->emitOpError(); })));
   return success();
 }
 
@@ -255,8 +254,8 @@ LogicalResult HeliaDialect::verifyRegionArgAttribute(Operation *op,
     return expectArg(isa<PlacementAttr>(value), "must be a #helia.placement");
   if (name == BindingAttrHelper::getNameStr()) {
     auto binding = dyn_cast<BindingAttr>(value);
-    if (failed(expectArg(static_cast<bool>(binding),
-                         "must be a #helia.binding")))
+    if (failed(
+            expectArg(static_cast<bool>(binding), "must be a #helia.binding")))
       return failure();
     return verifyModuleHasArenas(op, binding);
   }

@@ -234,9 +234,9 @@ FirmwareSlotAttr BuiltinReader::slot(DictionaryAttr d) {
   uint64_t arg = integer(d, "arg");
   auto arena = field<FlatSymbolRefAttr>(d, "arena", "a symbol reference");
   uint64_t offset = integer(d, "offset");
-  return failed ? FirmwareSlotAttr()
-                : FirmwareSlotAttr::get(d.getContext(), entry, arg, arena,
-                                        offset);
+  return failed
+             ? FirmwareSlotAttr()
+             : FirmwareSlotAttr::get(d.getContext(), entry, arg, arena, offset);
 }
 
 FirmwareArenaAttr BuiltinReader::callerArena(DictionaryAttr d) {
@@ -245,8 +245,8 @@ FirmwareArenaAttr BuiltinReader::callerArena(DictionaryAttr d) {
   uint64_t size = integer(d, "size");
   uint64_t alignment = integer(d, "alignment");
   return failed ? FirmwareArenaAttr()
-                : FirmwareArenaAttr::getChecked(emitError, d.getContext(),
-                                                name, memory, size, alignment);
+                : FirmwareArenaAttr::getChecked(emitError, d.getContext(), name,
+                                                memory, size, alignment);
 }
 
 /// A preset's name, or a #helia.platform printed into a string.
@@ -356,7 +356,8 @@ FirmwareAttr::fromBuiltin(DictionaryAttr dict,
   auto slots = r.records<FirmwareSlotAttr>(
       dict, "slots", [&](DictionaryAttr d) { return r.slot(d); });
   auto callerArenas = r.records<FirmwareArenaAttr>(
-      dict, "caller_arenas", [&](DictionaryAttr d) { return r.callerArena(d); });
+      dict, "caller_arenas",
+      [&](DictionaryAttr d) { return r.callerArena(d); });
   Attribute platform = r.platform(dict);
   auto globals = r.records<FirmwareGlobalAttr>(
       dict, "globals", [&](DictionaryAttr d) { return r.global(d); });
@@ -367,6 +368,6 @@ FirmwareAttr::fromBuiltin(DictionaryAttr dict,
     return {};
   return FirmwareAttr::getChecked(
       emitError, dict.getContext(), prefix, ArrayRef(entries), ArrayRef(slots),
-      ArrayRef(callerArenas), platform, ArrayRef(globals),
-      ArrayRef(interfaces), ArrayRef(unplanned));
+      ArrayRef(callerArenas), platform, ArrayRef(globals), ArrayRef(interfaces),
+      ArrayRef(unplanned));
 }

@@ -49,7 +49,8 @@ HeliaMemoryPipelineOptions::getAssignBindingsOptions() const {
   return assign;
 }
 
-HeliaVerifyPlanOptions HeliaMemoryPipelineOptions::getVerifyPlanOptions() const {
+HeliaVerifyPlanOptions
+HeliaMemoryPipelineOptions::getVerifyPlanOptions() const {
   HeliaVerifyPlanOptions verify;
   verify.memoryLimits.assign(memoryLimits.begin(), memoryLimits.end());
   verify.prefix = prefix;
@@ -57,7 +58,8 @@ HeliaVerifyPlanOptions HeliaMemoryPipelineOptions::getVerifyPlanOptions() const 
   return verify;
 }
 
-HeliaExportPlanOptions HeliaMemoryPipelineOptions::getExportPlanOptions() const {
+HeliaExportPlanOptions
+HeliaMemoryPipelineOptions::getExportPlanOptions() const {
   HeliaExportPlanOptions exportPlan;
   exportPlan.json = planJson;
   exportPlan.report = planReport;

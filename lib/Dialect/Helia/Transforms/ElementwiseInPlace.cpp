@@ -238,10 +238,9 @@ void HeliaElementwiseInPlace::runOnOperation() {
       linalgWrites.push_back(&write);
       continue;
     }
-    write.op->setAttr(
-        HeliaDialect::InPlaceAttrHelper::getNameStr(),
-        Builder(write.op->getContext())
-            .getI64IntegerAttr(write.input->getOperandNumber()));
+    write.op->setAttr(HeliaDialect::InPlaceAttrHelper::getNameStr(),
+                      Builder(write.op->getContext())
+                          .getI64IntegerAttr(write.input->getOperandNumber()));
   }
   if (linalgWrites.empty())
     return;

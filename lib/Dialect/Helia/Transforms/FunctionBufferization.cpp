@@ -102,15 +102,16 @@ bufferizeBatch(ModuleOp module, ArrayRef<func::FuncOp> batch,
         declared.insert(callee);
   builder.setInsertionPointToEnd(body);
   for (func::FuncOp callee : declared) {
-    auto decl = func::FuncOp::create(builder, callee.getLoc(),
-                                     callee.getSymName(),
-                                     callee.getFunctionType());
+    auto decl =
+        func::FuncOp::create(builder, callee.getLoc(), callee.getSymName(),
+                             callee.getFunctionType());
     decl.setPrivate();
   }
   for (func::FuncOp func : batch)
     func->moveBefore(body, body->end());
   bufferization::BufferizationState state;
-  LogicalResult result = bufferization::bufferizeModuleOp(scope, options, state);
+  LogicalResult result =
+      bufferization::bufferizeModuleOp(scope, options, state);
   for (func::FuncOp func : batch)
     func->moveBefore(module.getBody(), module.getBody()->end());
   scope->erase();

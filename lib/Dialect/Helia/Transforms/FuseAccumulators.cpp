@@ -223,8 +223,8 @@ static LogicalResult fuseElementwise(Operation *func) {
 static bool fuseIntoConsumer(IRRewriter &rewriter, linalg::GenericOp consumer,
                              ArrayRef<linalg::LinalgOp> reductions) {
   rewriter.setInsertionPoint(consumer);
-  auto shape = cast<RankedTensorType>(consumer->getResult(0).getType())
-                   .getShape();
+  auto shape =
+      cast<RankedTensorType>(consumer->getResult(0).getType()).getShape();
   SmallVector<OpFoldResult> sizes = getTileSizes(rewriter, shape);
   if (sizes.empty())
     return false;
@@ -244,8 +244,8 @@ static bool fuseIntoConsumer(IRRewriter &rewriter, linalg::GenericOp consumer,
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(scf::SCFTilingOptions().setTileSizes(sizes));
   options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp, OpResult producer, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         if (targets.contains(producer.getOwner()) || inits.contains(producer))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
