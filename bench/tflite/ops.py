@@ -10,7 +10,7 @@ in Arm NN's TfLite parser on CpuRef (one model per /usr/bin/python3 process;
 the outputs are cached in BUILD/tflite/ops-reference) and in helia:
 imported with `helia-translate --import-tflite`, lowered planned
 (helia-memory-pipeline) and plain (One-Shot Bufferize), JIT-run with
-mlir-runner (the harness of bench/tflite/run.py).
+mlir-runner (the harness of bench/tflite/run.py, harness.py).
 
 Where Arm NN rejects a model, or deviates from TFLite's kernel
 (ARMNN_DEVIATES), the reference is a numpy transcription of TFLite's
@@ -40,12 +40,14 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The harness, the lowering and the tool runner are run.py's.
+# The harness, the lowering and the tool runner that run.py uses too.
 sys.path.insert(0, HERE)
-from run import (LLVM, PLAIN, RUNNER_LIBS, TO_LLVM, TOSA,  # noqa: E402
-                 Failure, as_float, batches, function_name, harness, have_armnn,
-                 parse_output, run, signature)
-import run as run_py  # noqa: E402
+from harness import (as_float, batches, harness, parse_output,  # noqa: E402
+                     signature)
+from network_reference import have_armnn  # noqa: E402
+import toolchain  # noqa: E402
+from toolchain import (LLVM, PLAIN, RUNNER_LIBS, TO_LLVM, TOSA,  # noqa: E402
+                       Failure, function_name, run)
 # The models (ops_models.py, whose names lstm_models.py imports from here),
 # the cases, and the two references.
 from ops_armnn import armnn_reference, armnn_worker  # noqa: E402
@@ -76,11 +78,11 @@ class Tools:
         return open(out).read()
 
     def firmware(self, harness_path, work, heap):
-        """The planned harness as an mps3-an547 image on QEMU (run.py's)."""
+        """The planned harness as an mps3-an547 image on QEMU (toolchain.Tools')."""
         args = argparse.Namespace(build=os.path.dirname(os.path.dirname(self.opt)),
                                   translate=self.translate, imported=None,
                                   timeout=self.timeout, pipeline_options="")
-        return run_py.Tools(args).firmware(harness_path, work, heap)
+        return toolchain.Tools(args).firmware(harness_path, work, heap)
 
     def host(self, harness_path, pipeline):
         lowered = run([self.opt, harness_path, "--pass-pipeline=" + pipeline],

@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 
-from run import SYSTEM_PYTHON
+from toolchain import SYSTEM_PYTHON
 
 
 def armnn_worker(spec_path, out_path):

@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 
-from run import run
+from toolchain import run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
