@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Print the files and functions of helia's C++ sources that are too long.
+"""Print the files and functions of helia's C++ and Python sources that are
+too long.
 
 The project's size rule (docs/Design.md): no file over 400 lines, no
-function over about 80. This scans lib/, include/ and tools/ (or the paths
-given) and prints one line per violation,
+function over about 80. This scans the C++ of lib/, include/ and tools/,
+then the Python of bench/, fuzz/, scripts/ and test/ (or the paths given:
+each file by its extension), and prints one line per violation,
 
     path:line: file of N lines (limit 400)
     path:line: function NAME of N lines (limit 80)
 
-sorted by path, then a summary. Exit status 1 when there is a violation,
-so that it can become a test once the code base meets the rule.
+the C++ ones first, each part sorted by path, then a summary. Exit status
+1 when there is a violation, so that it can become a test once the code
+base meets the rule.
 
 Functions are found by a brace-matching scan, good enough for this code
 base's LLVM style: comments, string and character literals (raw strings
@@ -19,15 +22,22 @@ before it, back to the previous `;`, `{` or `}`, ends in a parameter list
 does not start with a control keyword. Lambdas and local classes count
 towards the function that holds them. A function's length runs from the
 line of its name to the line of its closing brace.
+
+Python functions are found with `ast`: every `def` (methods as
+`Class.name`), from its `def` line to its last line. As in C++, functions
+and classes defined inside a function count towards it.
 """
 
 import argparse
+import ast
 import os
 import re
 import sys
 
 SOURCE_EXTS = (".cpp", ".h", ".c", ".inc")
 FILE_EXTS = SOURCE_EXTS + (".td", ".fbs", ".py", ".txt")
+CXX_ROOTS = ["lib", "include", "tools"]
+PYTHON_ROOTS = ["bench", "fuzz", "scripts", "test"]
 CONTROL = {"if", "for", "while", "switch", "catch", "do", "else", "return",
            "try", "case", "default"}
 SCOPES = ("namespace", "struct", "class", "union", "enum", "extern")
@@ -179,7 +189,25 @@ def scan_functions(text):
             last = idx + 1
 
 
-def collect(paths, root):
+def scan_python_functions(text, path):
+    """Yields (name, first line, last line) for every Python function that
+    is not inside another function."""
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield prefix + child.name, child.lineno, child.end_lineno
+            elif isinstance(child, ast.ClassDef):
+                yield from walk(child, prefix + child.name + ".")
+            elif not isinstance(child, ast.Lambda):
+                # Statements that hold definitions: if, try, with, loops.
+                yield from walk(child, prefix)
+    yield from walk(ast.parse(text, filename=path), "")
+
+
+def collect(paths, root, exts):
+    """The files under `paths` (relative to `root`, or absolute) whose names
+    end in one of `exts`, each directory's in sorted order; a file named
+    explicitly is taken whatever its extension."""
     for path in paths:
         full = os.path.join(root, path)
         if os.path.isfile(full):
@@ -188,34 +216,67 @@ def collect(paths, root):
         for dirpath, dirnames, filenames in os.walk(full):
             dirnames.sort()
             for name in sorted(filenames):
-                if name.endswith(FILE_EXTS):
+                if name.endswith(exts):
                     yield os.path.relpath(os.path.join(dirpath, name), root)
+
+
+def check_file(root, path, args):
+    """Prints the violations of one file: (files, functions) over the
+    limits."""
+    with open(os.path.join(root, path), errors="replace") as f:
+        text = f.read()
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    files = functions = 0
+    if lines > args.max_file_lines:
+        print(f"{path}:1: file of {lines} lines (limit {args.max_file_lines})")
+        files += 1
+    if path.endswith(".py"):
+        try:
+            found = list(scan_python_functions(text, path))
+        except SyntaxError as e:
+            print(f"{path}:{e.lineno}: cannot parse: {e.msg}")
+            return files, functions + 1
+    elif path.endswith(SOURCE_EXTS):
+        found = scan_functions(text)
+    else:
+        found = []
+    for name, first, last in found:
+        length = last - first + 1
+        if length > args.max_function_lines:
+            print(f"{path}:{first}: function {name} of {length} lines "
+                  f"(limit {args.max_function_lines})")
+            functions += 1
+    return files, functions
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("paths", nargs="*", default=["lib", "include", "tools"])
+    p.add_argument("paths", nargs="*",
+                   help="files or directories, relative to the source root "
+                        "or absolute (default: the C++ of %s, then the "
+                        "Python of %s)" % (", ".join(CXX_ROOTS),
+                                           ", ".join(PYTHON_ROOTS)))
     p.add_argument("--max-file-lines", type=int, default=400)
     p.add_argument("--max-function-lines", type=int, default=80)
     args = p.parse_args()
     root = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
+    if args.paths:
+        # C++ and Python alike; C++ first, as by default.
+        paths = list(collect(args.paths, root, FILE_EXTS))
+        paths = [q for q in paths if not q.endswith(".py")] + \
+            [q for q in paths if q.endswith(".py")]
+    else:
+        paths = list(collect(CXX_ROOTS, root, FILE_EXTS)) + \
+            list(collect(PYTHON_ROOTS, root, (".py",)))
     files = functions = 0
-    for path in collect(args.paths, root):
-        with open(os.path.join(root, path), errors="replace") as f:
-            text = f.read()
-        lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-        if lines > args.max_file_lines:
-            print(f"{path}:1: file of {lines} lines "
-                  f"(limit {args.max_file_lines})")
-            files += 1
-        if not path.endswith(SOURCE_EXTS):
+    seen = set()
+    for path in paths:
+        if path in seen:
             continue
-        for name, first, last in scan_functions(text):
-            length = last - first + 1
-            if length > args.max_function_lines:
-                print(f"{path}:{first}: function {name} of {length} lines "
-                      f"(limit {args.max_function_lines})")
-                functions += 1
+        seen.add(path)
+        f, g = check_file(root, path, args)
+        files += f
+        functions += g
     print(f"{files} files over {args.max_file_lines} lines, {functions} "
           f"functions over {args.max_function_lines} lines")
     return 1 if files or functions else 0

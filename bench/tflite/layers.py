@@ -183,26 +183,9 @@ def helia_run(tools, model, work, samples_hex):
 DT = {"i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32", "f32": "float32"}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("model", nargs="?")
-    ap.add_argument("--armnn-worker")
-    ap.add_argument("--build", default="/work/main/build")
-    ap.add_argument("--count", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--work", default="/tmp/helia-layers")
-    ap.add_argument("--only", default="")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    a = ap.parse_args()
-    if a.armnn_worker:
-        return armnn_worker(a.armnn_worker)
-    import numpy as np
-    import run as R
-    ops, tensors, _ = describe(a.model)
-    stem = os.path.splitext(os.path.basename(a.model))[0]
-    work = os.path.join(a.work, stem)
-    os.makedirs(work, exist_ok=True)
-    # Inputs as reference.py draws them.
+def draw_samples(np, R, a, work):
+    """The seeded random inputs, as reference.py draws them (also saved to
+    inputs.npy): (arrays per sample, their hex bytes per sample)."""
     ins, _ = R.tflite_io(a.model)
     rs = np.random.RandomState(a.seed)
     samples = []
@@ -215,14 +198,11 @@ def main():
         samples.append(s)
     samples_hex = [[x.tobytes().hex().upper() for x in s] for s in samples]
     np.save(os.path.join(work, "inputs.npy"), np.stack([s[0] for s in samples]))
-    idx = [int(k) for k in a.only.split(",") if k] or list(range(len(ops)))
-    models = {}
-    for k in idx:
-        t = ops[k]["outputs"][0]
-        p = os.path.join(work, f"L{k:03d}.tflite")
-        truncated(a.model, t, p)
-        models[k] = p
-    # Arm NN
+    return samples, samples_hex
+
+
+def armnn_outputs(models, samples, work):
+    """Arm NN's outputs of every truncated model, from one worker process."""
     job = {"models": list(models.values()), "out": os.path.join(work, "armnn.json"),
            "samples": [[(x.tobytes().hex(), x.dtype.str, list(x.shape)) for x in s] for s in samples]}
     jf = os.path.join(work, "armnn.job.json")
@@ -231,8 +211,11 @@ def main():
                        capture_output=True, text=True)
     if p.returncode != 0:
         print(p.stderr[-2000:])
-    arm = json.load(open(job["out"]))
+    return json.load(open(job["out"]))
 
+
+def helia_outputs(R, a, models, idx, work, samples_hex):
+    """helia's outputs of every truncated model (or the exception)."""
     class Args:
         pass
     ta = Args()
@@ -250,6 +233,11 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         for k, r in pool.map(one, idx):
             out[k] = r
+    return out
+
+
+def print_layers(np, ops, tensors, idx, models, out, arm, work):
+    """The table, one row per layer; the values to values.json."""
     print("| # | op | output tensor | shape | type | scale | zp | max diff | elems differing |")
     print("|---|---|---|---|---|---|---|---|---|")
     dump = {}
@@ -276,6 +264,38 @@ def main():
         print(f"| {k} | {ops[k]['op']} | {ops[k]['outputs'][0]} {t['name'][:40]} | {t['shape']} | "
               f"{t['type']} | {sc} | {zp} | {cell} | {nd} |", flush=True)
     json.dump(dump, open(os.path.join(work, "values.json"), "w"))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model", nargs="?")
+    ap.add_argument("--armnn-worker")
+    ap.add_argument("--build", default="/work/main/build")
+    ap.add_argument("--count", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", default="/tmp/helia-layers")
+    ap.add_argument("--only", default="")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    a = ap.parse_args()
+    if a.armnn_worker:
+        return armnn_worker(a.armnn_worker)
+    import numpy as np
+    import run as R
+    ops, tensors, _ = describe(a.model)
+    stem = os.path.splitext(os.path.basename(a.model))[0]
+    work = os.path.join(a.work, stem)
+    os.makedirs(work, exist_ok=True)
+    samples, samples_hex = draw_samples(np, R, a, work)
+    idx = [int(k) for k in a.only.split(",") if k] or list(range(len(ops)))
+    models = {}
+    for k in idx:
+        t = ops[k]["outputs"][0]
+        p = os.path.join(work, f"L{k:03d}.tflite")
+        truncated(a.model, t, p)
+        models[k] = p
+    arm = armnn_outputs(models, samples, work)
+    out = helia_outputs(R, a, models, idx, work, samples_hex)
+    print_layers(np, ops, tensors, idx, models, out, arm, work)
 
 
 if __name__ == "__main__":

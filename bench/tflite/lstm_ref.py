@@ -76,6 +76,8 @@ def tanh16(np, x, multiplier, shift):
 
 
 def lstm(np, t, op, x, state=None):
+    """The output sequence and the last (hidden, cell) state of one
+    UNIDIRECTIONAL_SEQUENCE_LSTM on x."""
     ins = op["inputs"]
     opts = op.get("builtin_options", {})
     time_major = opts.get("time_major", False)
@@ -85,39 +87,53 @@ def lstm(np, t, op, x, state=None):
     bias = {k: t.data(ins[k]) for k in range(12, 16)}
     n_state = w[5].shape[0]
     xs = x if time_major else np.swapaxes(x, 0, 1)  # [T, B, I]
-    steps, batch = xs.shape[0], xs.shape[1]
+    batch = xs.shape[1]
 
     def initial(k, zp):
         if state is not None:
             return np.asarray(state[k - 18]).reshape(batch, n_state)
         return np.full((batch, n_state), zp)
 
-    if elt == "f32":
-        f32 = np.float32
+    steps_of = lstm_float if elt == "f32" else lstm_integer
+    out, h, c = steps_of(np, t, ins, w, bias, xs, clip, initial)
+    y = out if time_major else np.swapaxes(out, 0, 1)
+    return y, (h, c)
 
-        def gate(xt, h, wi, wr, b, act):
-            acc = xt @ w[wi].T.astype(f32) + b.astype(f32)
-            acc = acc.astype(f32) + (h @ w[wr].T.astype(f32)).astype(f32)
-            if act == "tanh":
-                return np.tanh(acc).astype(f32)
-            return (f32(1) / (f32(1) + np.exp(-acc))).astype(f32)
-        h = initial(18, 0).astype(f32)
-        c = initial(19, 0).astype(f32)
-        out = np.zeros((steps, batch, n_state), dtype=f32)
-        for s in range(steps):
-            xt = xs[s].astype(f32)
-            i = gate(xt, h, 1, 5, bias[12], "sigmoid")
-            f = gate(xt, h, 2, 6, bias[13], "sigmoid")
-            g = gate(xt, h, 3, 7, bias[14], "tanh")
-            c = (f * c + i * g).astype(f32)
-            if clip > 0:
-                c = np.clip(c, -clip, clip)
-            o = gate(xt, h, 4, 8, bias[15], "sigmoid")
-            h = (np.tanh(c).astype(f32) * o).astype(f32)
-            out[s] = h
-        y = out if time_major else np.swapaxes(out, 0, 1)
-        return y, (h, c)
 
+def lstm_float(np, t, ins, w, bias, xs, clip, initial):
+    """The float32 steps over xs ([T, B, I]): (outputs [T, B, H], hidden,
+    cell)."""
+    steps, batch, n_state = xs.shape[0], xs.shape[1], w[5].shape[0]
+    f32 = np.float32
+
+    def gate(xt, h, wi, wr, b, act):
+        acc = xt @ w[wi].T.astype(f32) + b.astype(f32)
+        acc = acc.astype(f32) + (h @ w[wr].T.astype(f32)).astype(f32)
+        if act == "tanh":
+            return np.tanh(acc).astype(f32)
+        return (f32(1) / (f32(1) + np.exp(-acc))).astype(f32)
+    h = initial(18, 0).astype(f32)
+    c = initial(19, 0).astype(f32)
+    out = np.zeros((steps, batch, n_state), dtype=f32)
+    for s in range(steps):
+        xt = xs[s].astype(f32)
+        i = gate(xt, h, 1, 5, bias[12], "sigmoid")
+        f = gate(xt, h, 2, 6, bias[13], "sigmoid")
+        g = gate(xt, h, 3, 7, bias[14], "tanh")
+        c = (f * c + i * g).astype(f32)
+        if clip > 0:
+            c = np.clip(c, -clip, clip)
+        o = gate(xt, h, 4, 8, bias[15], "sigmoid")
+        h = (np.tanh(c).astype(f32) * o).astype(f32)
+        out[s] = h
+    return out, h, c
+
+
+def lstm_integer(np, t, ins, w, bias, xs, clip, initial):
+    """The 8x8_16 or 16x8 steps over xs ([T, B, I]): (outputs [T, B, H],
+    hidden, cell)."""
+    steps, batch, n_state = xs.shape[0], xs.shape[1], w[5].shape[0]
+    elt = t.elt(ins[0])
     is8 = elt == "i8"
     (in_s,), (in_zp,) = t.q(ins[0])
     (h_s,), (h_zp,) = t.q(ins[18])
@@ -169,5 +185,4 @@ def lstm(np, t, op, x, state=None):
         o = gate(xt, h, 4, 8, bias[15], "sigmoid")
         h = mul(tanh16(np, c, tmul, tshift), o, g15, g15, h_s, h_zp, lo, hi)
         out[s] = h
-    y = out if time_major else np.swapaxes(out, 0, 1)
-    return y, (h, c)
+    return out, h, c

@@ -1,0 +1,146 @@
+"""Gen: a whole module. The op kinds and their weights, swarm testing
+(each seed enables a subset), the functions and their bodies, and the
+module's text."""
+
+from .builder import Builder
+from .config import Configuration
+from .control_flow import ControlFlowOps
+from .elementwise import ElementwiseOps
+from .harness import Harness
+from .layers import LayerOps
+from .shapes import ShapeOps
+from .values import FLOAT_TYPES, Func, Scope, Value, tensor_type
+
+
+class Gen(ElementwiseOps, LayerOps, ShapeOps, ControlFlowOps, Harness,
+          Configuration, Builder):
+    """One module of the seed: Gen(seed, control_flow).generate(), then
+    module_text() and options."""
+
+    OPS = [
+        ("binary", 14), ("unary", 6), ("generic", 10), ("fill", 3),
+        ("insert_slice", 4), ("conv", 8), ("matmul", 7), ("reshape", 4),
+        ("concat", 4), ("slice", 4), ("pad", 3), ("reduce", 4),
+        ("transpose", 3), ("pool", 3), ("cast", 4), ("select", 3),
+        ("call", 10), ("if", 7), ("for", 5),
+    ]
+
+    # Swarm testing: each seed enables a random subset of the op kinds (and
+    # of in-place writes into live values, which bufferization may have to
+    # copy), so that programs differ in kind, not only in detail.
+    ALWAYS = ("binary", "unary", "conv", "matmul")
+
+    # Ops of control flow, whose weights --control-flow multiplies; scf.while
+    # is generated only then (the default programs stay as they were).
+    CONTROL_FLOW = ("if", "for", "while")
+
+    def choose_features(self):
+        self.enabled = {}
+        for op, _ in self.OPS:
+            p = 1.0 if op in self.ALWAYS else 0.6
+            if op in ("fill", "insert_slice"):
+                p = 0.35
+            self.enabled[op] = self.chance(p)
+        self.inplace_inits = self.chance(0.35)
+        self.ops = list(self.OPS)
+        if self.control_flow > 1:
+            self.ops.append(("while", 5))
+            for op in self.CONTROL_FLOW:
+                self.enabled[op] = True
+            self.ops = [(o, w * self.control_flow if o in self.CONTROL_FLOW else w)
+                        for o, w in self.ops]
+
+    def gen_ops(self, f, scope, depth, n):
+        names = [o for o, _ in self.ops if self.enabled[o]]
+        weights = [w for o, w in self.ops if self.enabled[o]]
+        for _ in range(n):
+            for _attempt in range(4):
+                op = self.rng.choices(names, weights)[0]
+                r = getattr(self, "op_" + op)(f, scope, depth)
+                if r is not None:
+                    break
+
+    # ------------------------------------------------------------ module
+    def interface_types(self):
+        types = []
+        for _ in range(self.rng.randint(1, 3)):
+            types.append((self.random_shape(48), "f32"))
+        return types
+
+    def generate(self):
+        rng = self.rng
+        self.choose_features()
+        single = self.chance(0.35)
+        nfuncs = 1 if single else rng.randint(2, 4)
+        itypes = self.interface_types()
+        for i in range(nfuncs):
+            nargs = rng.randint(1, 2 if single else 3)
+            nres = rng.randint(1, 2 if single else 3)
+            args = [rng.choice(itypes) for _ in range(nargs)]
+            results = [rng.choice(itypes) for _ in range(nres)]
+            self.funcs.append(Func(i, args, results))
+        # Bodies: callees' signatures are known up front.
+        for f in reversed(self.funcs):
+            scope = Scope()
+            for k, (s, dt) in enumerate(f.args):
+                scope.values.append(Value("%%a%d" % k, s, dt))
+            n = rng.randint(8, 16) if single else rng.randint(3, 9)
+            self.gen_ops(f, scope, 0, n)
+            outs = []
+            for s, dt in f.results:
+                if self.chance(0.15):
+                    # An argument or an earlier value returned as is.
+                    v = self.pick(scope, lambda v: v.shape == s and v.dt == dt, recent=0.0)
+                    if v is not None:
+                        outs.append(v)
+                        continue
+                cands = [v for v in scope.values if v.shape == s and v.dt == dt]
+                if cands and self.chance(0.8):
+                    outs.append(rng.choice(cands[-3:]))
+                else:
+                    src = self.pick(scope, lambda v: v.dt in FLOAT_TYPES, recent=0.9)
+                    outs.append(self.adapt(f, scope, 0, src, s, dt))
+            f.outs = outs
+        self.gen_harness()
+        self.gen_config()
+
+    def module_text(self, no_rules=False):
+        out = []
+        for r in (1, 2, 3, 4):
+            out.append("#id%d = affine_map<(%s) -> (%s)>" % (
+                r, ", ".join("d%d" % i for i in range(r)), ", ".join("d%d" % i for i in range(r))))
+        attrs = ['helia.platform = "apollo510_evb"']
+        if self.rules and not no_rules:
+            attrs.append("helia.rules = [%s]" % ", ".join(self.rules))
+        out.append("// Generated by fuzz/differential/gen.py %d" % self.seed)
+        out.append("module attributes {%s} {" % ", ".join(attrs))
+        out.append("  func.func private @printMemrefI32(tensor<*xi32> {bufferization.access = \"read\"})")
+        for f in self.funcs:
+            sig = ", ".join("%%a%d: %s" % (k, tensor_type(s, dt)) for k, (s, dt) in enumerate(f.args))
+            rt = ", ".join(tensor_type(s, dt) for s, dt in f.results)
+            out.append("  func.func @%s(%s) -> (%s) {" % (f.name, sig, rt))
+            out.extend(self.prologue(f))
+            out.extend(f.lines)
+            out.append("    return %s : %s" % (", ".join(v.name for v in f.outs), rt))
+            out.append("  }")
+        out.append("  func.func @%s_hydrate_constants() attributes {helia.unplanned} {" % self.funcs[0].name)
+        out.append("    return")
+        out.append("  }")
+        out.append("  func.func @main() attributes {helia.unplanned} {")
+        out.append("    call @%s_hydrate_constants() : () -> ()" % self.funcs[0].name)
+        out.extend(self.harness.lines)
+        out.append("    return")
+        out.append("  }")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    def prologue(self, f):
+        lines = []
+        if f.zp_needed:
+            lines.append('    %%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32> loc("%s/zp")' % f.name)
+        if f.shift_needed:
+            lines.append('    %%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8> loc("%s/shift")' % f.name)
+        lines.append("    %zf = arith.constant 0.0 : f32")
+        for k in sorted(f.index_consts):
+            lines.append("    %%ci%d = arith.constant %d : index" % (k, k))
+        return lines
