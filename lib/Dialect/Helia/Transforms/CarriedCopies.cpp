@@ -1,6 +1,7 @@
 //===- CarriedCopies.cpp - copies between the buffers a loop carries ------===//
 
 #include "CarriedCopies.h"
+#include "CopyBackOrder.h"
 #include "LoopStorage.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -124,6 +125,102 @@ void mlir::helia::copyCarriedIntoOtherIterArgs(FunctionOpInterface func) {
   }
 }
 
+/// For each operand of `yield`, the operand whose iter_arg's old value it
+/// passes on, when that is another tensor iter_arg of `loop` (`yield b, a`
+/// for `(a, b)`), yielded once.
+static SmallVector<std::optional<unsigned>> getPassedOn(Operation *loop,
+                                                        scf::YieldOp yield) {
+  Block *body = yield->getBlock();
+  unsigned numOperands = yield->getNumOperands();
+  SmallVector<std::optional<unsigned>> from(numOperands);
+  for (unsigned i = 0; i < numOperands; ++i) {
+    BlockArgument into = getCarriedIterArg(loop, i);
+    auto arg = dyn_cast<BlockArgument>(yield->getOperand(i));
+    if (!into || !arg || arg == into || arg.getOwner() != body ||
+        !isa<RankedTensorType>(into.getType()) ||
+        arg.getType() != into.getType() ||
+        llvm::count(yield->getOperands(), Value(arg)) != 1)
+      continue;
+    for (unsigned j = 0; j < numOperands; ++j)
+      if (j != i && getCarriedIterArg(loop, j) == arg)
+        from[i] = j;
+  }
+  return from;
+}
+
+/// True when the body that `yield` ends only reads iter_arg `index` of
+/// `loop` (besides passing it on): an input of a destination-style op, an
+/// extract, or a view whose uses do the same.
+static bool isOnlyRead(Operation *loop, scf::YieldOp yield, unsigned index) {
+  Block *body = yield->getBlock();
+  BlockArgument arg = getCarriedIterArg(loop, index);
+  return llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+    if (use.getOwner() == yield.getOperation())
+      return true;
+    Operation *user = use.getOwner();
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+            tensor::ExtractSliceOp, tensor::CastOp>(user))
+      return isOnlyReadBefore(user->getResult(0), yield, body);
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
+      return !dps.isDpsInit(&use);
+    return isa<tensor::ExtractOp>(user);
+  });
+}
+
+/// The cycles of `from` (getPassedOn): each lists operands `c0, c1, ...`
+/// where `c0` passes on the old value of `c1`'s iter_arg, and the last
+/// member that of `c0`'s.
+static SmallVector<SmallVector<unsigned>>
+getCycles(ArrayRef<std::optional<unsigned>> from) {
+  SmallVector<SmallVector<unsigned>> cycles;
+  SmallVector<bool> done(from.size(), false);
+  for (unsigned start = 0, e = from.size(); start < e; ++start) {
+    if (done[start] || !from[start])
+      continue;
+    // Follow i <- from[i] until it returns to `start` (a cycle) or ends.
+    SmallVector<unsigned> cycle;
+    unsigned at = start;
+    while (from[at] && !done[at] && !llvm::is_contained(cycle, at)) {
+      cycle.push_back(at);
+      at = *from[at];
+    }
+    for (unsigned index : cycle)
+      done[index] = true;
+    if (at == start && cycle.size() >= 2)
+      cycles.push_back(std::move(cycle));
+  }
+  return cycles;
+}
+
+/// Copies the old values of `cycle` (getCycles) into the buffers they are
+/// yielded for, right before `yield` (orderCopyBacks breaks the cycle).
+static void copyCycle(Operation *loop, scf::YieldOp yield,
+                      ArrayRef<unsigned> cycle,
+                      ArrayRef<std::optional<unsigned>> from) {
+  // The copy into the last member first: the first member's old value, its
+  // source, is the one the ordering saves, and the others follow in order.
+  SmallVector<unsigned> members{cycle.back()};
+  llvm::append_range(members, cycle.drop_back());
+  SmallVector<CopyBack> copies;
+  for (unsigned index : members) {
+    BlockArgument source = getCarriedIterArg(loop, *from[index]);
+    BlockArgument target = getCarriedIterArg(loop, index);
+    copies.push_back({&yield->getOpOperand(index), source, target,
+                      loop->getLoc(), {source}, {target}});
+  }
+  OpBuilder builder(yield);
+  for (unsigned i : orderCopyBacks(copies))
+    makeCopyBack(builder, copies[i], copies[i].source);
+  for (unsigned index : cycle) {
+    std::string other = std::to_string(*from[index]);
+    recordCarried(loop, index, "slot-and-copy",
+                  "it carries the old value of iter_arg #" + other +
+                      " in a cycle of " + std::to_string(cycle.size()) +
+                      " iter_args, each copied into the next one's "
+                      "slot, the first through a slot of its own");
+  }
+}
+
 void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
@@ -135,79 +232,14 @@ void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
   });
   for (scf::YieldOp yield : yields) {
     Operation *loop = getLoopOfYield(yield);
-    Block *body = yield->getBlock();
-    Operation *top = funcBody->findAncestorOpInBlock(*loop);
-    if (!top)
+    if (!funcBody->findAncestorOpInBlock(*loop))
       continue;
-    unsigned numOperands = yield->getNumOperands();
-    // from[i]: the iter_arg whose old value operand i passes on, when it is
-    // another tensor iter_arg of the loop, yielded once and only read.
-    SmallVector<std::optional<unsigned>> from(numOperands);
-    for (unsigned i = 0; i < numOperands; ++i) {
-      BlockArgument into = getCarriedIterArg(loop, i);
-      auto arg = dyn_cast<BlockArgument>(yield->getOperand(i));
-      if (!into || !arg || arg == into || arg.getOwner() != body ||
-          !isa<RankedTensorType>(into.getType()) ||
-          arg.getType() != into.getType() ||
-          llvm::count(yield->getOperands(), Value(arg)) != 1)
-        continue;
-      for (unsigned j = 0; j < numOperands; ++j)
-        if (j != i && getCarriedIterArg(loop, j) == arg)
-          from[i] = j;
-    }
-    auto isOnlyRead = [&](unsigned index) {
-      BlockArgument arg = getCarriedIterArg(loop, index);
-      return llvm::all_of(arg.getUses(), [&](OpOperand &use) {
-        if (use.getOwner() == yield.getOperation())
-          return true;
-        Operation *user = use.getOwner();
-        if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-                tensor::ExtractSliceOp, tensor::CastOp>(user))
-          return isOnlyReadBefore(user->getResult(0), yield, body);
-        if (auto dps = dyn_cast<DestinationStyleOpInterface>(user))
-          return !dps.isDpsInit(&use);
-        return isa<tensor::ExtractOp>(user);
-      });
-    };
-    SmallVector<bool> done(numOperands, false);
-    for (unsigned start = 0; start < numOperands; ++start) {
-      if (done[start] || !from[start])
-        continue;
-      // Follow i <- from[i] until it returns to `start` (a cycle) or ends.
-      SmallVector<unsigned> cycle;
-      unsigned at = start;
-      while (from[at] && !done[at] && !llvm::is_contained(cycle, at)) {
-        cycle.push_back(at);
-        at = *from[at];
-      }
-      for (unsigned index : cycle)
-        done[index] = true;
-      if (at != start || cycle.size() < 2 ||
-          !llvm::all_of(cycle, isOnlyRead))
-        continue;
-      OpBuilder builder(yield);
-      Location loc = loop->getLoc();
-      Value saved = copyIntoTopLevelTensor(
-          builder, loc, top, getCarriedIterArg(loop, cycle.front()));
-      SmallVector<Value> results;
-      for (auto [k, index] : llvm::enumerate(cycle)) {
-        Value source = k + 1 < cycle.size()
-                           ? Value(getCarriedIterArg(loop, *from[index]))
-                           : saved;
-        results.push_back(linalg::CopyOp::create(builder, loc, source,
-                                                 getCarriedIterArg(loop, index))
-                              .getResult(0));
-      }
-      for (auto [index, result] : llvm::zip(cycle, results)) {
-        yield->setOperand(index, result);
-        std::string other = std::to_string(*from[index]);
-        recordCarried(loop, index, "slot-and-copy",
-                      "it carries the old value of iter_arg #" + other +
-                          " in a cycle of " + std::to_string(cycle.size()) +
-                          " iter_args, each copied into the next one's "
-                          "slot, the first through a slot of its own");
-      }
-    }
+    SmallVector<std::optional<unsigned>> from = getPassedOn(loop, yield);
+    for (ArrayRef<unsigned> cycle : getCycles(from))
+      if (llvm::all_of(cycle, [&](unsigned index) {
+            return isOnlyRead(loop, yield, index);
+          }))
+        copyCycle(loop, yield, cycle, from);
   }
 }
 

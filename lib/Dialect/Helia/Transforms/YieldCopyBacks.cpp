@@ -1,6 +1,7 @@
 //===- YieldCopyBacks.cpp - copies back into the buffers loops carry ------===//
 
 #include "YieldCopyBacks.h"
+#include "CopyBackOrder.h"
 #include "LoopStorage.h"
 #include "RegionCopies.h"
 
@@ -59,14 +60,24 @@ getCarriedThroughConditionCopy(scf::WhileOp loop, unsigned index) {
   return {};
 }
 
-bool mlir::helia::copyYieldsIntoIterArgs(
-    FunctionOpInterface func, const bufferization::AnalysisState &state) {
-  SmallVector<std::tuple<bufferization::AllocTensorOp, OpOperand *,
-                         BlockArgument>>
-      yields;
-  // Condition copies that the copy back into the carried buffer makes
-  // unnecessary (the analysis that follows decides again).
-  SmallVector<bufferization::AllocTensorOp> conditionCopies;
+namespace {
+/// A yield operand stored in a buffer of the iteration (`alloc`, made by
+/// copy insertion), and the iter_arg whose buffer it goes back into.
+struct YieldedCopy {
+  bufferization::AllocTensorOp alloc;
+  OpOperand *use;
+  BlockArgument iterArg;
+};
+} // namespace
+
+/// Collects the yielded copies of the loops of `func`, grouped by yield,
+/// and the condition copies of an `scf.while` that passes the carried value
+/// to its after region through a copy (the copy back makes it unnecessary).
+static void collectYieldedCopies(FunctionOpInterface func,
+                                 const bufferization::AnalysisState &state,
+                                 SmallVectorImpl<YieldedCopy> &yields,
+                                 SmallVectorImpl<bufferization::AllocTensorOp>
+                                     &conditionCopies) {
   func.walk([&](scf::YieldOp yield) {
     Operation *loop = yield->getParentOp();
     auto whileOp = dyn_cast<scf::WhileOp>(loop);
@@ -92,12 +103,17 @@ bool mlir::helia::copyYieldsIntoIterArgs(
       }
     }
   });
-  // An scf.while around a loop that now copies back yields that loop's
-  // result, stored in its carried buffer from here on: the copies its
-  // condition got because that result was another buffer go too (the
-  // analysis that follows decides again).
-  for (auto &entry : yields) {
-    Operation *loop = std::get<1>(entry)->getOwner()->getParentOp();
+}
+
+/// Drops `conditionCopies`, and the condition copies of every `scf.while`
+/// around a loop of `yields`: that loop's result, stored in its carried
+/// buffer from here on, is no other buffer any more (the analysis that
+/// follows decides again).
+static void
+dropConditionCopies(ArrayRef<YieldedCopy> yields,
+                    SmallVector<bufferization::AllocTensorOp> conditionCopies) {
+  for (const YieldedCopy &entry : yields) {
+    Operation *loop = entry.use->getOwner()->getParentOp();
     for (auto whileOp = loop->getParentOfType<scf::WhileOp>(); whileOp;
          whileOp = whileOp->getParentOfType<scf::WhileOp>())
       for (auto [index, operand] :
@@ -112,118 +128,100 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     copy.replaceAllUsesWith(copy.getCopy());
     copy.erase();
   }
-  // The copies back run in order before each yield: one whose value may be
-  // stored in another's carried buffer (a loop yielding the old value of
-  // an iter_arg for another one, as a shift register does, or a branch's
-  // result that may be one) goes before the copy that overwrites it. Where
-  // the copies read each other's buffers in a cycle (a swap), the value of
-  // one is first copied into a buffer of its own, a top-level slot live at
-  // the loop's step, and copied back from there last.
-  using Entry =
-      std::tuple<bufferization::AllocTensorOp, OpOperand *, BlockArgument>;
-  auto getSource = [](const Entry &entry) {
-    auto [alloc, use, iterArg] = entry;
-    return alloc.getCopy() && use->get() == alloc.getResult() ? alloc.getCopy()
-                                                              : use->get();
-  };
-  SmallVector<Entry> ordered;
-  DenseMap<Operation *, Value> saved;
-  {
-    SmallVector<Entry> pending(yields.begin(), yields.end());
-    SmallVector<llvm::SmallSetVector<Value, 4>> roots(pending.size());
-    for (auto [entry, entryRoots] : llvm::zip(pending, roots))
-      collectStorageRoots(getSource(entry), entryRoots,
-                          /*throughLoops=*/true);
-    // What One-Shot Analysis may see in each carried buffer: the buffer
-    // and, where a copy back's value may be stored in it, every buffer that
-    // value may be stored in (a branch yielding it beside another value
-    // joins them in one alias set).
-    SmallVector<llvm::SmallSetVector<Value, 4>> targets(pending.size());
-    for (auto [j, entry] : llvm::enumerate(pending)) {
-      targets[j].insert(std::get<2>(entry));
-      for (auto [k, other] : llvm::enumerate(pending))
-        if (std::get<1>(other)->getOwner() == std::get<1>(entry)->getOwner() &&
-            roots[k].contains(std::get<2>(entry)))
-          targets[j].insert(roots[k].begin(), roots[k].end());
-    }
-    SmallVector<bool> done(pending.size(), false), isSaved(pending.size(),
-                                                           false);
-    // True when pending copy `i` reads the buffer that copy `j` writes.
-    auto reads = [&](unsigned i, unsigned j) {
-      return i != j && !done[i] && !isSaved[i] &&
-             std::get<1>(pending[i])->getOwner() ==
-                 std::get<1>(pending[j])->getOwner() &&
-             llvm::any_of(roots[i], [&](Value root) {
-               return targets[j].contains(root);
-             });
-    };
-    for (unsigned left = pending.size(); left > 0;) {
-      std::optional<unsigned> next;
-      for (unsigned j = 0, e = pending.size(); j < e && !next; ++j)
-        if (!done[j] && llvm::none_of(llvm::seq(e), [&](unsigned i) {
-              return reads(i, j);
-            }))
-          next = j;
-      if (!next) {
-        // A cycle: the first copy left keeps its value in a slot of its own.
-        unsigned k = *llvm::find_if(llvm::seq<unsigned>(0, pending.size()),
-                                    [&](unsigned i) { return !done[i]; });
-        auto [alloc, use, iterArg] = pending[k];
-        Operation *yield = use->getOwner();
-        Operation *top = yield->getParentOfType<FunctionOpInterface>()
-                             .getFunctionBody()
-                             .front()
-                             .findAncestorOpInBlock(*yield);
-        OpBuilder builder(yield);
-        saved[alloc] = copyIntoTopLevelTensor(builder, alloc.getLoc(), top,
-                                              getSource(pending[k]));
-        isSaved[k] = true;
-        continue;
-      }
-      done[*next] = true;
-      --left;
-      ordered.push_back(pending[*next]);
-    }
+}
+
+/// The value a copy back reads: the copied value of a copy made for the
+/// yield, else the yielded value.
+static Value getSource(const YieldedCopy &entry) {
+  bufferization::AllocTensorOp alloc = entry.alloc;
+  return alloc.getCopy() && entry.use->get() == alloc.getResult()
+             ? alloc.getCopy()
+             : entry.use->get();
+}
+
+/// The copies back of one yield's `entries`, with the buffers each reads
+/// and writes. What One-Shot Analysis may see in each carried buffer: the
+/// buffer and, where a copy back's value may be stored in it, every buffer
+/// that value may be stored in (a branch yielding it beside another value
+/// joins them in one alias set).
+static SmallVector<CopyBack> getCopyBacks(ArrayRef<YieldedCopy> entries) {
+  SmallVector<CopyBack> copies;
+  for (const YieldedCopy &entry : entries) {
+    llvm::SmallSetVector<Value, 4> roots;
+    collectStorageRoots(getSource(entry), roots, /*throughLoops=*/true);
+    copies.push_back({entry.use, getSource(entry), entry.iterArg,
+                      entry.alloc->getLoc(),
+                      SmallVector<Value>(roots.getArrayRef()),
+                      {entry.iterArg}});
   }
-  for (auto [alloc, use, iterArg] : ordered) {
-    Operation *yield = use->getOwner();
-    Operation *loop = yield->getParentOp();
-    OpBuilder builder(yield);
-    unsigned index = use->getOperandNumber();
-    // The reason writeYieldsIntoIterArgs found, or the analysis' own.
-    auto recorded = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName);
-    bool known = recorded && llvm::any_of(recorded, [&](Attribute entry) {
-      auto dict = cast<DictionaryAttr>(entry);
-      return dict.getAs<IntegerAttr>("iter_arg").getInt() == index &&
-             dict.getAs<StringAttr>("choice").getValue() == "slot-and-copy";
-    });
-    if (!known)
-      recordCarried(loop, index, "slot-and-copy",
-                    "bufferization must write its successor out of place "
-                    "(the successor is not computed into the carried "
-                    "buffer)");
-    if (Value value = saved.lookup(alloc)) {
-      use->set(linalg::CopyOp::create(builder, alloc.getLoc(), value, iterArg)
-                   .getResult(0));
-      if (alloc->use_empty())
-        alloc.erase();
-      continue;
-    }
+  for (CopyBack &copy : copies)
+    for (const CopyBack &other : copies)
+      if (llvm::is_contained(other.reads, copy.target))
+        for (Value root : other.reads)
+          if (!llvm::is_contained(copy.writes, root))
+            copy.writes.push_back(root);
+  return copies;
+}
+
+/// Records the slot-and-copy choice of `entry`'s iter_arg, unless
+/// writeYieldsIntoIterArgs recorded it already (with its own reason).
+static void recordCopyBack(const YieldedCopy &entry) {
+  Operation *loop = entry.use->getOwner()->getParentOp();
+  unsigned index = entry.use->getOperandNumber();
+  auto recorded = loop->getAttrOfType<ArrayAttr>(kCarriedAttrName);
+  bool known = recorded && llvm::any_of(recorded, [&](Attribute attr) {
+    auto dict = cast<DictionaryAttr>(attr);
+    return dict.getAs<IntegerAttr>("iter_arg").getInt() == index &&
+           dict.getAs<StringAttr>("choice").getValue() == "slot-and-copy";
+  });
+  if (!known)
+    recordCarried(loop, index, "slot-and-copy",
+                  "bufferization must write its successor out of place "
+                  "(the successor is not computed into the carried "
+                  "buffer)");
+}
+
+/// Makes the copies back of one yield's `entries`, in the order
+/// orderCopyBacks gives them.
+static void copyBack(ArrayRef<YieldedCopy> entries) {
+  SmallVector<CopyBack> copies = getCopyBacks(entries);
+  OpBuilder builder(entries.front().use->getOwner());
+  for (unsigned i : orderCopyBacks(copies)) {
+    const YieldedCopy &entry = entries[i];
+    bufferization::AllocTensorOp alloc = entry.alloc;
+    recordCopyBack(entry);
     // A copy made only for the yield: the copied value goes straight into
     // the carried buffer, without the copy. Otherwise the value computed in
     // the iteration's own buffer (which hoisting makes a top-level slot) is
     // copied back into the carried one.
-    if (alloc.getCopy() && alloc->hasOneUse() &&
-        use->get() == alloc.getResult()) {
-      use->set(linalg::CopyOp::create(builder, alloc.getLoc(), alloc.getCopy(),
-                                      iterArg)
-                   .getResult(0));
+    bool onlyForYield = alloc.getCopy() && alloc->hasOneUse() &&
+                        entry.use->get() == alloc.getResult();
+    Value source = onlyForYield ? alloc.getCopy() : entry.use->get();
+    makeCopyBack(builder, copies[i], source);
+    if ((onlyForYield || copies[i].slot) && alloc->use_empty())
       alloc.erase();
-      continue;
-    }
-    use->set(linalg::CopyOp::create(builder, alloc.getLoc(), use->get(),
-                                    iterArg)
-                 .getResult(0));
+  }
+}
+
+bool mlir::helia::copyYieldsIntoIterArgs(
+    FunctionOpInterface func, const bufferization::AnalysisState &state) {
+  SmallVector<YieldedCopy> yields;
+  SmallVector<bufferization::AllocTensorOp> conditionCopies;
+  collectYieldedCopies(func, state, yields, conditionCopies);
+  dropConditionCopies(yields, std::move(conditionCopies));
+  // The copies back run in order before each yield (orderCopyBacks): one
+  // whose value may be stored in another's carried buffer (a loop yielding
+  // the old value of an iter_arg for another one, as a shift register
+  // does, or a branch's result that may be one) goes before the copy that
+  // overwrites it; where they read each other's buffers in a cycle (a
+  // swap), one goes through a top-level slot live at the loop's step.
+  for (ArrayRef<YieldedCopy> rest = yields; !rest.empty();) {
+    Operation *yield = rest.front().use->getOwner();
+    size_t size = llvm::find_if(rest, [&](const YieldedCopy &entry) {
+                    return entry.use->getOwner() != yield;
+                  }) - rest.begin();
+    copyBack(rest.take_front(size));
+    rest = rest.drop_front(size);
   }
   return !yields.empty();
 }
