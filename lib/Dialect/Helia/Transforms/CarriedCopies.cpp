@@ -243,14 +243,21 @@ void mlir::helia::copyCarriedCycles(FunctionOpInterface func) {
   }
 }
 
-void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
-  struct YieldCopies {
-    scf::YieldOp yield;
-    SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
-    /// An scf.for gets only the copies where a value is defined; the
-    /// copies at its yield come after the analysis (copyYieldsIntoIterArgs).
-    bool isFor;
-  };
+namespace {
+/// The copies a loop body gets, before the analysis, into the buffers its
+/// loop carries: each yield operand with its iter_arg.
+struct YieldCopies {
+  scf::YieldOp yield;
+  SmallVector<std::pair<OpOperand *, BlockArgument>> copies;
+  /// An scf.for gets only the copies where a value is defined; the
+  /// copies at its yield come after the analysis (copyYieldsIntoIterArgs).
+  bool isFor;
+};
+} // namespace
+
+/// The copies of each loop of `func` whose body yields values not stored
+/// in the buffers the loop carries for them.
+static SmallVector<YieldCopies> collectYieldCopies(FunctionOpInterface func) {
   SmallVector<YieldCopies> loops;
   func.walk([&](Operation *loop) {
     auto forOp = dyn_cast<scf::ForOp>(loop);
@@ -282,79 +289,80 @@ void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
     if (!entry.copies.empty())
       loops.push_back(std::move(entry));
   });
-  for (YieldCopies &entry : loops) {
-    OpBuilder builder(entry.yield);
-    Location loc = entry.yield.getLoc();
-    Block *body = entry.yield->getBlock();
-    // A value of the body that an op of the body overwrites afterwards (an
-    // after-region argument that is then updated in place for the next
-    // iteration, as a shift register does) is copied where it is defined:
-    // straight into its carried buffer when nothing in the body uses that
-    // buffer, else into a buffer of its own.
-    for (auto &[operand, iterArg] : entry.copies) {
-      Value source = operand->get();
-      if (source.getParentBlock() != body ||
-          llvm::none_of(body->getOperations(), [&](Operation &op) {
-            return llvm::any_of(op.getResults(), [&](Value result) {
-              return result != source &&
-                     isWrittenInto(result, source, body);
-            });
-          }))
-        continue;
-      if (entry.isFor && !iterArg.use_empty())
-        continue;
-      OpBuilder atDef(body, body->begin());
-      if (Operation *def = source.getDefiningOp())
-        atDef.setInsertionPointAfter(def);
-      auto type = cast<RankedTensorType>(source.getType());
-      Value init = iterArg;
-      if (!iterArg.use_empty())
-        init = tensor::EmptyOp::create(atDef, loc, type.getShape(),
-                                       type.getElementType(),
-                                       type.getEncoding());
-      Value copy =
-          linalg::CopyOp::create(atDef, loc, source, init).getResult(0);
-      operand->set(copy);
-      // Copied into its carried buffer already: nothing left at the yield.
-      if (init == iterArg)
-        operand = nullptr;
-    }
-    llvm::erase_if(entry.copies,
-                   [](auto &copy) { return copy.first == nullptr; });
-    // An scf.for whose carried values trade places (a swap) gets its
-    // copies here too: after the analysis they would form a cycle.
-    if (entry.isFor &&
-        llvm::none_of(entry.copies, [&](auto &copy) {
-          return llvm::any_of(entry.copies, [&](auto &other) {
-            return &other != &copy &&
-                   isWrittenInto(copy.first->get(), other.second, body);
+  return loops;
+}
+
+/// A value of the body that an op of the body overwrites afterwards (an
+/// after-region argument that is then updated in place for the next
+/// iteration, as a shift register does) is copied where it is defined:
+/// straight into its carried buffer when nothing in the body uses that
+/// buffer (the copy leaves `entry`), else into a buffer of its own.
+static void copyWhereDefined(YieldCopies &entry) {
+  Location loc = entry.yield.getLoc();
+  Block *body = entry.yield->getBlock();
+  for (auto &[operand, iterArg] : entry.copies) {
+    Value source = operand->get();
+    if (source.getParentBlock() != body ||
+        llvm::none_of(body->getOperations(), [&](Operation &op) {
+          return llvm::any_of(op.getResults(), [&](Value result) {
+            return result != source && isWrittenInto(result, source, body);
           });
         }))
       continue;
-    // The copies run in order; a value stored in a carried buffer that an
-    // earlier copy overwrites (two carried values swapped) is copied first
-    // into a buffer of its own, which the hoisting makes a top-level slot
-    // live for the loop's step.
-    SmallVector<Value> sources;
-    for (auto [i, copy] : llvm::enumerate(entry.copies)) {
-      Value source = copy.first->get();
-      bool overwritten = llvm::any_of(
-          ArrayRef(entry.copies).take_front(i), [&](auto &earlier) {
-            return isWrittenInto(source, earlier.second, body);
-          });
-      if (overwritten) {
-        auto type = cast<RankedTensorType>(source.getType());
-        Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                             type.getElementType(),
-                                             type.getEncoding());
-        source = linalg::CopyOp::create(builder, loc, source, init)
-                     .getResult(0);
-      }
-      sources.push_back(source);
-    }
-    for (auto [copy, source] : llvm::zip(entry.copies, sources))
-      copy.first->set(
-          linalg::CopyOp::create(builder, loc, source, copy.second)
-              .getResult(0));
+    if (entry.isFor && !iterArg.use_empty())
+      continue;
+    OpBuilder atDef(body, body->begin());
+    if (Operation *def = source.getDefiningOp())
+      atDef.setInsertionPointAfter(def);
+    auto type = cast<RankedTensorType>(source.getType());
+    Value init = iterArg;
+    if (!iterArg.use_empty())
+      init = tensor::EmptyOp::create(atDef, loc, type.getShape(),
+                                     type.getElementType(),
+                                     type.getEncoding());
+    Value copy = linalg::CopyOp::create(atDef, loc, source, init).getResult(0);
+    operand->set(copy);
+    // Copied into its carried buffer already: nothing left at the yield.
+    if (init == iterArg)
+      operand = nullptr;
+  }
+  llvm::erase_if(entry.copies,
+                 [](auto &copy) { return copy.first == nullptr; });
+}
+
+/// The copies of `entry` at its yield, each reading the carried buffers its
+/// value is stored in (a value of the body written into another iter_arg,
+/// as when two carried values trade places).
+static SmallVector<CopyBack> getCopyBacks(const YieldCopies &entry) {
+  Block *body = entry.yield->getBlock();
+  SmallVector<CopyBack> copies;
+  for (auto [operand, iterArg] : entry.copies) {
+    CopyBack copy{operand, operand->get(), iterArg, entry.yield->getLoc(),
+                  {}, {iterArg}};
+    for (auto [other, otherArg] : entry.copies)
+      if (otherArg != iterArg && isWrittenInto(copy.source, otherArg, body))
+        copy.reads.push_back(otherArg);
+    copies.push_back(std::move(copy));
+  }
+  return copies;
+}
+
+void mlir::helia::copyWhileYieldsIntoCarriedArgs(FunctionOpInterface func) {
+  for (YieldCopies &entry : collectYieldCopies(func)) {
+    copyWhereDefined(entry);
+    SmallVector<CopyBack> copies = getCopyBacks(entry);
+    // An scf.for whose carried values trade places (a swap) gets its
+    // copies here too: after the analysis they would form a cycle.
+    if (entry.isFor && llvm::all_of(copies, [](const CopyBack &copy) {
+          return copy.reads.empty();
+        }))
+      continue;
+    // The copies run in the order orderCopyBacks gives: a value stored in
+    // a carried buffer that another copy overwrites is copied before it,
+    // or, where the copies read each other's (two carried values swapped),
+    // through a top-level slot live for the loop's step.
+    OpBuilder builder(entry.yield);
+    for (unsigned i : orderCopyBacks(copies))
+      makeCopyBack(builder, copies[i], copies[i].source);
   }
 }

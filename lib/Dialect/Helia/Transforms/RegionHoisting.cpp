@@ -87,35 +87,39 @@ static bool mayWriteIntoArguments(CallOpInterface call) {
   return !callee || !isPlannedFunction(callee);
 }
 
+/// A copy in `top`'s branches that a call and other ops use (copy insertion
+/// copied the result of a view that must not alias its source, and every
+/// use reads the copy). A planned callee never writes into its arguments
+/// (they are read-only for its analysis): the copy is hoisted like any
+/// other, and the callee reads it. A callee that may write into its
+/// argument gets a copy of its own, made at the same point from the same
+/// source, which that call alone uses and is handed over writable.
+static void copyForWritingCalls(Operation &top) {
+  SmallVector<OpOperand *> writingCallUses;
+  top.walk([&](bufferization::AllocTensorOp alloc) {
+    if (!alloc.getCopy() || alloc->hasOneUse() ||
+        !isOnlyInBranches(alloc, &top))
+      return;
+    for (OpOperand &use : alloc->getUses())
+      if (isa<CallOpInterface>(use.getOwner()) &&
+          mayWriteIntoArguments(cast<CallOpInterface>(use.getOwner())))
+        writingCallUses.push_back(&use);
+  });
+  for (OpOperand *use : writingCallUses) {
+    auto alloc = cast<bufferization::AllocTensorOp>(use->get().getDefiningOp());
+    if (alloc->hasOneUse())
+      continue;
+    OpBuilder builder(alloc);
+    use->set(builder.clone(*alloc)->getResult(0));
+  }
+}
+
 void mlir::helia::hoistRegionStorage(FunctionOpInterface func,
                                      const bufferization::AnalysisState &state) {
   if (!func.getFunctionBody().hasOneBlock())
     return;
   for (Operation &top : func.getFunctionBody().front()) {
-    // A copy that a call and other ops use (copy insertion copied the
-    // result of a view that must not alias its source, and every use reads
-    // the copy). A planned callee never writes into its arguments (they are
-    // read-only for its analysis): the copy is hoisted like any other, and
-    // the callee reads it. A callee that may write into its argument gets a
-    // copy of its own, made at the same point from the same source, which
-    // that call alone uses and is handed over writable.
-    SmallVector<OpOperand *> writingCallUses;
-    top.walk([&](bufferization::AllocTensorOp alloc) {
-      if (!alloc.getCopy() || alloc->hasOneUse() ||
-          !isOnlyInBranches(alloc, &top))
-        return;
-      for (OpOperand &use : alloc->getUses())
-        if (isa<CallOpInterface>(use.getOwner()) &&
-            mayWriteIntoArguments(cast<CallOpInterface>(use.getOwner())))
-          writingCallUses.push_back(&use);
-    });
-    for (OpOperand *use : writingCallUses) {
-      auto alloc = cast<bufferization::AllocTensorOp>(use->get().getDefiningOp());
-      if (alloc->hasOneUse())
-        continue;
-      OpBuilder builder(alloc);
-      use->set(builder.clone(*alloc)->getResult(0));
-    }
+    copyForWritingCalls(top);
     SmallVector<Operation *> undefined;
     SmallVector<bufferization::AllocTensorOp> copies, callCopies;
     top.walk([&](Operation *op) {
