@@ -4,6 +4,7 @@
 #include "CopyBackOrder.h"
 #include "LoopStorage.h"
 #include "RegionCopies.h"
+#include "helia/Dialect/Helia/Analysis/BufferOwners.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -140,18 +141,21 @@ static Value getSource(const YieldedCopy &entry) {
 }
 
 /// The copies back of one yield's `entries`, with the buffers each reads
-/// and writes. What One-Shot Analysis may see in each carried buffer: the
+/// (collectBufferOwners: One-Shot's aliasing, through views, destinations,
+/// branches and nested loops to their inits) and writes. What One-Shot Analysis may see in each carried buffer: the
 /// buffer and, where a copy back's value may be stored in it, every buffer
 /// that value may be stored in (a branch yielding it beside another value
 /// joins them in one alias set).
-static SmallVector<CopyBack> getCopyBacks(ArrayRef<YieldedCopy> entries) {
+static SmallVector<CopyBack>
+getCopyBacks(ArrayRef<YieldedCopy> entries,
+             const bufferization::AnalysisState &state) {
   SmallVector<CopyBack> copies;
   for (const YieldedCopy &entry : entries) {
-    llvm::SmallSetVector<Value, 4> roots;
-    collectStorageRoots(getSource(entry), roots, /*throughLoops=*/true);
+    llvm::SetVector<Value> owners;
+    collectBufferOwners(getSource(entry), state, owners);
     copies.push_back({entry.use, getSource(entry), entry.iterArg,
                       entry.alloc->getLoc(),
-                      SmallVector<Value>(roots.getArrayRef()),
+                      SmallVector<Value>(owners.getArrayRef()),
                       {entry.iterArg}});
   }
   for (CopyBack &copy : copies)
@@ -183,8 +187,9 @@ static void recordCopyBack(const YieldedCopy &entry) {
 
 /// Makes the copies back of one yield's `entries`, in the order
 /// orderCopyBacks gives them.
-static void copyBack(ArrayRef<YieldedCopy> entries) {
-  SmallVector<CopyBack> copies = getCopyBacks(entries);
+static void copyBack(ArrayRef<YieldedCopy> entries,
+                     const bufferization::AnalysisState &state) {
+  SmallVector<CopyBack> copies = getCopyBacks(entries, state);
   OpBuilder builder(entries.front().use->getOwner());
   for (unsigned i : orderCopyBacks(copies)) {
     const YieldedCopy &entry = entries[i];
@@ -220,7 +225,7 @@ bool mlir::helia::copyYieldsIntoIterArgs(
     size_t size = llvm::find_if(rest, [&](const YieldedCopy &entry) {
                     return entry.use->getOwner() != yield;
                   }) - rest.begin();
-    copyBack(rest.take_front(size));
+    copyBack(rest.take_front(size), state);
     rest = rest.drop_front(size);
   }
   return !yields.empty();
