@@ -309,7 +309,7 @@ class Reducer:
 
 
 def main():
-    run.TIMEOUT = 20
+    run.set_timeout(20)
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("module", nargs="?")
     p.add_argument("--seed", type=int, default=None)

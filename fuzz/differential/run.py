@@ -6,7 +6,9 @@ usage: run.py [--start S|auto] [--count N | --seeds A,B,... | --seconds T]
               [-j 2] [--keep DIR] [--helia-opt PATH] [--mlir-runner PATH]
               [--triage] [--no-stale-results] [--plain-only] [-v]
               [--extra-options "in-place=true"] [--control-flow K]
-              [--plan-only [--json FILE]] [--timeout SECONDS]
+              [--plan-only [--json FILE]
+               [--compare-with OTHER_HELIA_OPT [--execute-changed]]]
+              [--timeout SECONDS]
        run.py --module FILE [--options "arena-mode=arg ..."]
 
 For each seed, fuzz/differential/gen.py writes a module (and chooses
@@ -33,7 +35,10 @@ With --plan-only, each seed runs only the planned pipeline (no lowering to
 LLVM, no execution): it is `planned`, `rejected` or `crashed`, and the
 rejections are counted by the class of their first error (names and numbers
 aside); --json FILE writes seed -> [status, first error]. A planned seed
-must still run without --plan-only to know it is `same`.
+must still run without --plan-only to know it is `same`. --compare-with
+OTHER plans each seed with that binary too and prints how many planned
+outputs are byte-identical and the seeds that differ; --execute-changed then
+runs those seeds planned and plain (with --helia-opt).
 
 Exit status 0 when every seed is `same` (with --plan-only: `planned`). The modules of the failing seeds
 stay in the --keep directory (default: a fresh temporary directory), with
@@ -41,11 +46,11 @@ the commands that reproduce them. See docs/Hardening.md.
 """
 
 import argparse
+import copy
 import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,160 +58,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
+# The pipelines and their execution (reduce.py reaches them through run).
+from pipelines import (TIMEOUT, TO_LLVM, Tools, compare, first_diff,  # noqa: E402,F401
+                       plan, set_timeout)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
 import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
-
-TOSA = ("func.func(tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, "
-        "tosa-to-tensor)")
-# The reference inlines the calls first: across function boundaries,
-# upstream One-Shot Bufferize lets a write through one result of a call that
-# returns the same argument twice show in the other result (seed 1747,
-# docs/Hardening.md), which the planned program rightly does not.
-# Loops may yield a new tensor for an iter_arg (gen.py --control-flow):
-# the reference then allocates one per iteration.
-PLAIN = ("inline, one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map "
-         "allow-return-allocs-from-loops}")
-# test/Integration's %{to_llvm}.
-LLVM_PASSES = ["convert-vector-to-scf", "convert-linalg-to-loops",
-               "lower-affine", "convert-scf-to-cf", "expand-strided-metadata",
-               "lower-affine", "convert-vector-to-llvm",
-               "finalize-memref-to-llvm", "convert-to-llvm",
-               "reconcile-unrealized-casts"]
-TO_LLVM = ["--" + p for p in LLVM_PASSES]
-TIMEOUT = 60
-ADDR = re.compile(rb"base@ = 0x[0-9a-f]+")
-# The reference inlines calls, so a function that returns a slice of a larger
-# tensor prints there as a strided view (offset, strides) while the planned
-# call copies it into a result slot of its own: the header's offset and
-# strides say where the elements sit, not what they are. Shapes and every
-# element are still compared.
-LAYOUT = re.compile(rb"offset = \d+ (sizes = \[[\d, ]*\]) strides = \[[\d, ]*\]")
-
-
-def normalize(out):
-    return LAYOUT.sub(rb"\1", ADDR.sub(b"base@ = ADDR", out))
-CRASH = re.compile(r"PLEASE submit a bug report|Stack dump|Segmentation fault|"
-                   r"Assertion .* failed|LLVM ERROR|AddressSanitizer|"
-                   r"UndefinedBehaviorSanitizer|runtime error:")
-
-
-class Tools:
-    def __init__(self, args):
-        self.helia_opt = args.helia_opt
-        self.runner = args.mlir_runner
-        self.libs = args.shared_libs
-        self.no_stale = args.no_stale_results
-        self.plain_only = getattr(args, "plain_only", False)
-        self.extra_options = getattr(args, "extra_options", "").split()
-        self.control_flow = getattr(args, "control_flow", 1)
-        self.plan_only = getattr(args, "plan_only", False)
-
-    def planned_pipeline(self, opts):
-        return "builtin.module(%s, helia-memory-pipeline{lower=true lower-copies=true %s})" % (
-            TOSA, " ".join(opts))
-
-    def plain_pipeline(self):
-        # helia-lower-copies only drops the helia attributes (the module's
-        # rules) that mlir-runner cannot read, as test/Integration does.
-        return "builtin.module(%s, %s, helia-lower-copies)" % (TOSA, PLAIN)
-
-    def run_cmd(self):
-        return [self.runner, "-e", "main", "-entry-point-result=void", "-O0",
-                "-shared-libs=" + self.libs]
-
-
-def run(cmd, stdin=None, env=None):
-    """(returncode or 'timeout', stdout bytes, stderr text)."""
-    try:
-        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=TIMEOUT,
-                           env=env)
-    except subprocess.TimeoutExpired:
-        return "timeout", b"", "timed out after %g s" % TIMEOUT
-    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
-
-
-def first_error(text):
-    for line in text.splitlines():
-        if "error:" in line:
-            return line.strip()
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[0].strip() if lines else "(no message)"
-
-
-def crashed(rc, err):
-    return rc == "timeout" or (isinstance(rc, int) and rc < 0) or CRASH.search(err)
-
-
-def execute(tools, module, pipeline, prefix):
-    """Runs one module through `pipeline`, the LLVM lowering and the runner.
-    Returns (stage, rc, stdout, stderr); stage is None on success."""
-    # Planning and the LLVM lowering in one invocation; on failure, again
-    # in two, to say which step failed.
-    both = pipeline[:-1] + ", " + ", ".join(LLVM_PASSES) + ")"
-    rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + both], module)
-    if rc != 0:
-        rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + pipeline], module)
-        if rc != 0:
-            return prefix + "helia-opt", rc, out, err
-        rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=builtin.module(%s)" %
-                            ", ".join(LLVM_PASSES)], out)
-        if rc != 0:
-            return prefix + "to-llvm", rc, out, err
-    rc, out2, err = run(tools.run_cmd(), out)
-    if rc != 0:
-        return prefix + "mlir-runner", rc, out2, err
-    return None, 0, normalize(out2), err
-
-
-def execute_plain(tools, module, perturb=None):
-    """The reference run, with the LLVM lowering in the same invocation.
-    With perturb, glibc fills fresh and freed heap memory with that byte."""
-    pipeline = tools.plain_pipeline()[:-1] + ", " + ", ".join(LLVM_PASSES) + ")"
-    rc, out, err = run([tools.helia_opt, "-", "--pass-pipeline=" + pipeline], module)
-    if rc != 0:
-        return "plain helia-opt", rc, out, err
-    env = dict(os.environ, MALLOC_PERTURB_=str(perturb)) if perturb else None
-    rc, out2, err = run(tools.run_cmd(), out, env)
-    if rc != 0:
-        return "plain mlir-runner", rc, out2, err
-    return None, 0, normalize(out2), err
-
-
-def compare(tools, module, opts):
-    """Classifies one module: (class, detail, plain output, planned output)."""
-    data = module.encode()
-    stage, rc, plain, err = execute_plain(tools, data)
-    if stage:
-        return "invalid", "%s: %s" % (stage, first_error(err)), plain, b""
-    if tools.plain_only:
-        return "same", "", plain, plain
-    stage, rc, planned, err = execute(tools, data, tools.planned_pipeline(opts), "")
-    if stage:
-        if crashed(rc, err):
-            return "crashed", "%s: %s" % (stage, first_error(err) if rc != "timeout" else err), plain, planned
-        return "rejected", "%s: %s" % (stage, first_error(err)), plain, planned
-    if planned != plain:
-        # A program that reads memory it never wrote would differ anyway:
-        # the plain run must print the same with the heap filled otherwise.
-        stage, rc, again, err = execute_plain(tools, data, perturb=170)
-        if stage or again != plain:
-            return "invalid", "the plain program reads uninitialized memory " \
-                "(its output changes with MALLOC_PERTURB_)", plain, planned
-        return "DIFFERENT", first_diff(plain, planned), plain, planned
-    return "same", "", plain, planned
-
-
-def plan(tools, module, opts):
-    """Runs only the planned pipeline: (class, first error)."""
-    rc, _, err = run([tools.helia_opt, "-", "--pass-pipeline=" +
-                      tools.planned_pipeline(opts)], module.encode())
-    if crashed(rc, err):
-        return "crashed", first_error(err) if rc != "timeout" else err
-    if rc != 0:
-        return "rejected", first_error(err)
-    return "planned", ""
 
 
 def error_class(message):
@@ -220,7 +77,9 @@ def error_class(message):
 
 def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
           force_global=False, copy_results=False):
-    """Classifies one seed: (class, detail, module text, options)."""
+    """Classifies one seed: (class, detail, module text, options), and with
+    --plan-only and --compare-with whether the other binary plans it
+    otherwise."""
     if no_stale is None:
         no_stale = tools.no_stale
     g = gen.generate(seed, no_stale=no_stale, copy_results=copy_results,
@@ -229,18 +88,15 @@ def check(tools, seed, no_stale=None, no_rules=False, no_limit=False,
     opts = gen.options_of(g, no_limit=no_limit, force_global=force_global)
     opts = opts + tools.extra_options
     if tools.plan_only:
-        cls, detail = plan(tools, module, opts)
-        return cls, detail, module, opts
+        cls, detail, out = plan(tools, module, opts)
+        if not tools.compare_with:
+            return cls, detail, module, opts
+        # Changed: the other binary plans it otherwise (another class,
+        # error or planned output).
+        other = plan(tools, module, opts, tools.compare_with)
+        return cls, detail, module, opts, other != (cls, detail, out)
     cls, detail, _, _ = compare(tools, module, opts)
     return cls, detail, module, opts
-
-
-def first_diff(a, b):
-    la, lb = a.splitlines(), b.splitlines()
-    for i, (x, y) in enumerate(zip(la, lb)):
-        if x != y:
-            return "print line %d differs" % (i + 1)
-    return "output lengths differ (%d vs %d lines)" % (len(la), len(lb))
 
 
 # Switches that remove one feature of a seed without changing the rest;
@@ -306,7 +162,104 @@ def report_plans(args, results, elapsed):
     return 0 if args.allow_rejected or not counts["rejected"] else 1
 
 
-def main():
+def report_changed(args, tools, results, keep):
+    """With --compare-with: how many seeds the other binary plans byte for
+    byte the same, the seeds it plans otherwise, and with --execute-changed
+    the full run (planned against plain) of those. Returns the exit status
+    of that run (0 without it)."""
+    changed = [seed for seed in sorted(results) if results[seed][4]]
+    print("planned outputs against %s: %d identical, %d changed" % (
+        tools.compare_with, len(results) - len(changed), len(changed)))
+    if changed:
+        print("  changed seeds: %s" % ",".join(str(s) for s in changed))
+    if not args.execute_changed or not changed:
+        return 0
+    executing = copy.copy(tools)
+    executing.plan_only = False
+    print("executing the %d changed seeds, planned and plain:" % len(changed))
+    runs, elapsed = run_seeds(args, executing, changed)
+    return report_runs(args, executing, runs, elapsed, keep)
+
+
+def report_runs(args, tools, results, elapsed, keep):
+    """The summary of a full run: the counts, then each failing seed with
+    its options and the commands that reproduce the first one; the exit
+    status."""
+    counts = {c: 0 for c in ("same", "DIFFERENT", "rejected", "crashed", "invalid")}
+    failing = []
+    for seed in sorted(results):
+        cls, detail, module, opts = results[seed]
+        counts[cls] += 1
+        if cls != "same":
+            path = os.path.join(keep, "seed-%d.mlir" % seed)
+            with open(path, "w") as fh:
+                fh.write(module)
+            with open(path + ".options", "w") as fh:
+                fh.write(" ".join(opts) + "\n")
+            failing.append((seed, cls, detail, path, opts))
+
+    print("%d passed, %d failed (%s) in %.1f s, seeds %s" % (
+        counts["same"], len(results) - counts["same"],
+        ", ".join("%s %d" % (c, n) for c, n in counts.items()), elapsed,
+        "%d..%d" % (min(results), max(results)) if results else "none"))
+    for seed, cls, detail, path, opts in failing:
+        extra = ""
+        if args.triage and cls in ("DIFFERENT", "crashed"):
+            fixes = triage(tools, seed, cls)
+            extra = " [same with: %s]" % (", ".join(fixes) if fixes else "none")
+        print("  seed %d: %s: %s%s" % (seed, cls, detail, extra))
+        print("    options: %s" % " ".join(opts))
+    if failing:
+        print_repro(tools, failing[0], keep)
+    elif not args.keep:
+        shutil.rmtree(keep, ignore_errors=True)
+    if args.allow_rejected:
+        return 1 if any(cls != "rejected" for _, cls, _, _, _ in failing) else 0
+    return 1 if failing else 0
+
+
+def print_repro(tools, failure, keep):
+    seed, cls, detail, path, opts = failure
+    print("modules of the failing seeds: %s" % keep)
+    print("reproduce seed %d (planned, then plain):" % seed)
+    print("  python3 %s --helia-opt %s --seeds %d%s -v" % (
+        shlex.quote(os.path.abspath(__file__)), shlex.quote(tools.helia_opt), seed,
+        " --control-flow %d" % tools.control_flow if tools.control_flow > 1 else ""))
+    for line in repro(tools, path, opts, keep).splitlines():
+        print("  " + line)
+
+
+def run_seeds(args, tools, seeds):
+    """Checks `seeds` (None: consecutive seeds from --start until --seconds
+    passed) on --jobs threads: ({seed: check's result}, elapsed seconds)."""
+    start = time.time()
+    results = {}
+
+    def job(seed):
+        return seed, check(tools, seed)
+
+    def done(seed, r):
+        results[seed] = r
+        if args.verbose:
+            print("seed %d: %s %s" % (seed, r[0], r[1]), flush=True)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        if seeds is not None:
+            for seed, r in pool.map(job, seeds):
+                done(seed, r)
+        else:
+            # Open-ended: keep `jobs` seeds in flight until time is up.
+            nxt = args.start
+            pending = []
+            while pending or time.time() - start < args.seconds:
+                while len(pending) < args.jobs and time.time() - start < args.seconds:
+                    pending.append(pool.submit(job, nxt))
+                    nxt += 1
+                done(*pending.pop(0).result())
+    return results, time.time() - start
+
+
+def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--start", default="0",
                    help="first seed, or 'auto' for one taken from the clock")
@@ -350,105 +303,70 @@ def main():
                         "(default %(default)s; raise it on a loaded machine)")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="with --plan-only: write seed -> [status, first error]")
+    p.add_argument("--compare-with", default=None, metavar="OTHER_HELIA_OPT",
+                   help="with --plan-only: plan each seed with this binary "
+                        "too and list the seeds whose planned output differs")
+    p.add_argument("--execute-changed", action="store_true",
+                   help="with --compare-with: run the changed seeds planned "
+                        "and plain")
     args = p.parse_args()
-    globals()["TIMEOUT"] = args.timeout
     if args.json and not args.plan_only:
         p.error("--json needs --plan-only")
+    if args.compare_with and not args.plan_only:
+        p.error("--compare-with needs --plan-only")
+    if args.execute_changed and not args.compare_with:
+        p.error("--execute-changed needs --compare-with")
     if args.plan_only and (args.module or args.plain_only or args.triage):
         p.error("--plan-only runs seeds: not with --module, --plain-only "
                 "or --triage")
-    tools = Tools(args)
-    if args.module:
-        with open(args.module) as fh:
-            cls, detail, plain, planned = compare(tools, fh.read(), args.options.split())
-        print("%s %s" % (cls, detail))
-        if cls != "same":
-            sys.stdout.write("--- plain\n" + plain.decode(errors="replace"))
-            sys.stdout.write("--- planned\n" + planned.decode(errors="replace"))
-        return 0 if cls == "same" else 1
+    return args
+
+
+def run_module(tools, args):
+    """--module: one module, planned against plain, both outputs printed
+    when they differ."""
+    with open(args.module) as fh:
+        cls, detail, plain, planned = compare(tools, fh.read(), args.options.split())
+    print("%s %s" % (cls, detail))
+    if cls != "same":
+        sys.stdout.write("--- plain\n" + plain.decode(errors="replace"))
+        sys.stdout.write("--- planned\n" + planned.decode(errors="replace"))
+    return 0 if cls == "same" else 1
+
+
+def choose_seeds(args):
+    """The seeds to run, or None for --seconds (open-ended)."""
     if args.start == "auto":
         args.start = int(time.time()) % 1000000 * 1000
     args.start = int(args.start)
-
     if args.seeds:
-        seeds = [int(s) for s in args.seeds.split(",") if s]
-    elif args.count is not None:
-        seeds = list(range(args.start, args.start + args.count))
-    elif args.seconds is not None:
-        seeds = None
-    else:
-        seeds = list(range(args.start, args.start + 100))
+        return [int(s) for s in args.seeds.split(",") if s]
+    if args.count is not None:
+        return list(range(args.start, args.start + args.count))
+    if args.seconds is not None:
+        return None
+    return list(range(args.start, args.start + 100))
 
+
+def main():
+    args = parse_args()
+    set_timeout(args.timeout)
+    tools = Tools(args)
+    if args.module:
+        return run_module(tools, args)
+    seeds = choose_seeds(args)
     keep = args.keep or tempfile.mkdtemp(prefix="helia-difffuzz-")
     os.makedirs(keep, exist_ok=True)
-    start = time.time()
-    results = {}
-
-    def job(seed):
-        return seed, check(tools, seed)
-
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        if seeds is not None:
-            for seed, r in pool.map(job, seeds):
-                results[seed] = r
-                if args.verbose:
-                    print("seed %d: %s %s" % (seed, r[0], r[1]), flush=True)
-        else:
-            # Open-ended: keep `jobs` seeds in flight until time is up.
-            nxt = args.start
-            pending = []
-            while pending or time.time() - start < args.seconds:
-                while len(pending) < args.jobs and time.time() - start < args.seconds:
-                    pending.append(pool.submit(job, nxt))
-                    nxt += 1
-                seed, r = pending.pop(0).result()
-                results[seed] = r
-                if args.verbose:
-                    print("seed %d: %s %s" % (seed, r[0], r[1]), flush=True)
-    elapsed = time.time() - start
-    if args.plan_only:
-        if not args.keep:
-            shutil.rmtree(keep, ignore_errors=True)
-        return report_plans(args, results, elapsed)
-
-    counts = {c: 0 for c in ("same", "DIFFERENT", "rejected", "crashed", "invalid")}
-    failing = []
-    for seed in sorted(results):
-        cls, detail, module, opts = results[seed]
-        counts[cls] += 1
-        if cls != "same":
-            path = os.path.join(keep, "seed-%d.mlir" % seed)
-            with open(path, "w") as fh:
-                fh.write(module)
-            with open(path + ".options", "w") as fh:
-                fh.write(" ".join(opts) + "\n")
-            failing.append((seed, cls, detail, path, opts))
-
-    print("%d passed, %d failed (%s) in %.1f s, seeds %s" % (
-        counts["same"], len(results) - counts["same"],
-        ", ".join("%s %d" % (c, n) for c, n in counts.items()), elapsed,
-        "%d..%d" % (min(results), max(results)) if results else "none"))
-    for seed, cls, detail, path, opts in failing:
-        extra = ""
-        if args.triage and cls in ("DIFFERENT", "crashed"):
-            fixes = triage(tools, seed, cls)
-            extra = " [same with: %s]" % (", ".join(fixes) if fixes else "none")
-        print("  seed %d: %s: %s%s" % (seed, cls, detail, extra))
-        print("    options: %s" % " ".join(opts))
-    if failing:
-        seed, cls, detail, path, opts = failing[0]
-        print("modules of the failing seeds: %s" % keep)
-        print("reproduce seed %d (planned, then plain):" % seed)
-        print("  python3 %s --helia-opt %s --seeds %d%s -v" % (
-            shlex.quote(os.path.abspath(__file__)), shlex.quote(tools.helia_opt), seed,
-            " --control-flow %d" % tools.control_flow if tools.control_flow > 1 else ""))
-        for line in repro(tools, path, opts, keep).splitlines():
-            print("  " + line)
-    elif not args.keep:
+    results, elapsed = run_seeds(args, tools, seeds)
+    if not args.plan_only:
+        return report_runs(args, tools, results, elapsed, keep)
+    status = report_plans(args, results, elapsed)
+    if tools.compare_with:
+        status |= report_changed(args, tools, results, keep)
+    # The modules of failing --execute-changed seeds stay.
+    if not args.keep and os.path.isdir(keep) and not os.listdir(keep):
         shutil.rmtree(keep, ignore_errors=True)
-    if args.allow_rejected:
-        return 1 if any(cls != "rejected" for _, cls, _, _, _ in failing) else 0
-    return 1 if failing else 0
+    return status
 
 
 if __name__ == "__main__":

@@ -11,10 +11,11 @@
 //
 // - @swap_while: an scf.while whose body yields its two carried values
 //   swapped (the second one incremented in its own buffer first). Each is
-//   copied into the other's carried slot before the yield; the value the
-//   first copy overwrites is copied first into a slot of its own, live for
-//   the loop's step (One-Shot would copy both in the condition, a buffer
-//   per iteration).
+//   copied into the other's carried slot before the yield, in the order
+//   orderCopyBacks gives (the one of every loop kind): the copies read each
+//   other's slots, so the first one's value is copied first into a slot of
+//   its own, live for the loop's step, and from there last (One-Shot would
+//   copy both in the condition, a buffer per iteration).
 // - @shift_while: a shift register, (a, b) -> (b, 2 b) with 2 b computed
 //   over b: b is copied into a's carried slot at the start of the body,
 //   before it is overwritten (nothing in the body reads a);

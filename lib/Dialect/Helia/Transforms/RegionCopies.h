@@ -1,19 +1,24 @@
-//===- RegionCopies.h - copies bufferization makes inside regions -*- C++ -*-===//
+//===- RegionCopies.h - copies of values branches in loop bodies yield -*- C++ -*-===//
 //
-// Copy insertion leaves the copies (and the undefined tensors) that One-Shot
-// Bufferize makes inside `scf.if` branches and loop bodies where it made
-// them. The planner counts the buffers of a function's top level: each such
-// buffer moves there when one buffer serves every run of its region, and a
-// loop that carries a copy from one iteration to the next writes it back
-// into the buffer it carries.
+// A branch in a loop body puts every value it yields for a result in one
+// alias set for One-Shot Analysis: where one of them is stored in the
+// buffer the loop carries, the others (a value yielded twice, an outer
+// value, fresh storage) get a buffer of their own, so that the loop can
+// still write its carried buffer in place. The copies back into carried
+// buffers (YieldCopyBacks.h) and the hoisting of region storage
+// (RegionHoisting.h) come after the analysis.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
 #define HELIA_LIB_DIALECT_HELIA_TRANSFORMS_REGIONCOPIES_H
 
+#include "RegionHoisting.h"
+#include "YieldCopyBacks.h"
+
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::helia {
 
@@ -22,37 +27,13 @@ namespace mlir::helia {
 /// not loop bodies), and that see the values defined before `top`.
 bool isOnlyInBranches(Operation *op, Operation *top);
 
-/// For each value that a loop body (`scf.for`, `scf.while`'s after region)
-/// yields in a buffer created in the iteration (an `alloc_tensor` of copy
-/// insertion: a copy of a value stored in a buffer the loop does not carry,
-/// or the copy an op wrote into because it could not write into the carried
-/// value, e.g. an inner loop that reads the old value while it updates a
-/// copy), writes the value back into the carried buffer right before the
-/// yield: one slot for the carried value plus one for the iteration's
-/// temporary (hoisted to the top level), instead of a buffer per iteration.
-/// A copy used only by the yield is replaced by the copy back. `state`
-/// answers which operand's buffer an op stores its result in. Returns true
-/// if it changed anything (the module must then be analysed again: the loop
-/// now writes into its iter_arg).
-bool copyYieldsIntoIterArgs(FunctionOpInterface func,
-                            const bufferization::AnalysisState &state);
-
-/// Storage with undefined contents (`tensor.empty`, `alloc_tensor` without a
-/// copy) and copies (`alloc_tensor copy(%v)`, except those handed to a
-/// call) created inside a region, whose value lives no longer than one run
-/// of that region (a branch, or an iteration of each loop around it: no
-/// enclosing loop yields it), move to the top level: the undefined storage
-/// before its top-level op, a copy as a `linalg.copy` into a `tensor.empty`
-/// there. One buffer the planner counts serves every run. `state` answers
-/// which values a use stores its operand in.
-void hoistRegionStorage(FunctionOpInterface func,
-                        const bufferization::AnalysisState &state);
-
-/// Moves each `tensor.empty` of the body's top level that only ops nested in
-/// one top-level op use (storage hoisted out of its regions) right before
-/// that op, after the copies of its inits: its buffer is live from that op's
-/// step, not from where the hoisting left it.
-void sinkHoistedStorage(FunctionOpInterface func);
+/// Collects the values whose buffers `value` may be stored in, as far as the
+/// ops of a loop body show: through views, the inits of destination-style
+/// ops, and every branch of an `scf.if` or `scf.index_switch`, and with
+/// `throughLoops` from a nested loop's result to its init. The roots are
+/// block arguments and the results of other ops.
+void collectStorageRoots(Value value, llvm::SmallSetVector<Value, 4> &roots,
+                         bool throughLoops);
 
 /// A branch (`scf.if`, `scf.index_switch`) in a loop body that yields one
 /// value for two results, where another branch yields two different values
