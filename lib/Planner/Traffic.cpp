@@ -6,10 +6,13 @@
 
 #include "helia/Planner/Traffic.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
 
 using namespace helia::planner;
 
@@ -88,6 +91,13 @@ std::vector<unsigned> solveKnapsack(const PinProblem &problem,
   int64_t grain = std::max<int64_t>(
       1, static_cast<int64_t>((static_cast<uint64_t>(capacity) + maxUnits - 1) /
                               maxUnits));
+  // Sizes are multiples of the alignment: a grain that divides them all
+  // keeps the table exact, and small.
+  int64_t common = 0;
+  for (unsigned i : candidates)
+    common = std::gcd(common, problem.items[i].size);
+  if (common > 0 && grain <= common)
+    grain = common;
   int64_t units = capacity / grain;
   std::vector<int64_t> weight(rows);
   for (uint64_t r = 0; r < rows; ++r)
@@ -306,6 +316,13 @@ struct BranchAndBound {
   uint64_t nodes = 0, nodeLimit;
   /// Direct cost of the items from position k on.
   std::vector<double> directTail;
+  /// Bytes and best savings of the items before position k that save
+  /// anything.
+  std::vector<int64_t> prefixBytes;
+  std::vector<double> prefixSaving;
+  /// Per item: direct and the destinations that allow it, cheapest first
+  /// (ties in that order).
+  std::vector<std::vector<int>> options;
 
   BranchAndBound(const PinProblem &problem, uint64_t nodeLimit)
       : problem(problem), nodeLimit(nodeLimit) {}
@@ -317,22 +334,18 @@ struct BranchAndBound {
     int64_t bytes = 0;
     for (int64_t r : room)
       bytes += std::max<int64_t>(r, 0);
-    double saving = 0;
-    double left = static_cast<double>(bytes);
-    for (size_t p = k; p < order.size(); ++p) {
-      unsigned i = order[p];
-      double s = bestSaving[i];
-      if (s <= 0)
-        continue;
-      double size = static_cast<double>(problem.items[i].size);
-      if (size <= left) {
-        saving += s;
-        left -= size;
-      } else {
-        saving += s * left / size;
-        break;
-      }
-    }
+    // The items from k on that fit whole, by the prefix sums; then a
+    // fraction of the first that does not.
+    int64_t target = prefixBytes[k] + bytes;
+    size_t j = std::upper_bound(prefixBytes.begin() + k + 1, prefixBytes.end(),
+                                target) -
+               prefixBytes.begin();
+    if (j == prefixBytes.size())
+      return directTail[k] - (prefixSaving.back() - prefixSaving[k]);
+    unsigned i = order[j - 1];
+    double saving = prefixSaving[j - 1] - prefixSaving[k] +
+                    bestSaving[i] * static_cast<double>(target - prefixBytes[j - 1]) /
+                        static_cast<double>(problem.items[i].size);
     return directTail[k] - saving;
   }
 
@@ -350,14 +363,9 @@ struct BranchAndBound {
       return true;
     unsigned i = order[k];
     // Cheapest option first, so that good solutions come early.
-    std::vector<int> options = {-1};
-    for (int d = 0; d < static_cast<int>(room.size()); ++d)
-      if (problem.allows(i, d) && room[d] >= problem.items[i].size)
-        options.push_back(d);
-    std::stable_sort(options.begin(), options.end(), [&](int a, int b) {
-      return problem.getCost(i, a) < problem.getCost(i, b);
-    });
-    for (int d : options) {
+    for (int d : options[i]) {
+      if (d >= 0 && room[d] < problem.items[i].size)
+        continue;
       double cost = problem.getCost(i, d);
       current[i] = d;
       currentCost += cost;
@@ -401,6 +409,25 @@ std::optional<PinChoice> searchPins(const PinProblem &problem,
   bb.directTail.assign(n + 1, 0);
   for (size_t p = n; p-- > 0;)
     bb.directTail[p] = bb.directTail[p + 1] + problem.getCost(bb.order[p], -1);
+  bb.prefixBytes.assign(n + 1, 0);
+  bb.prefixSaving.assign(n + 1, 0);
+  for (size_t p = 0; p < n; ++p) {
+    unsigned i = bb.order[p];
+    bool saves = bb.bestSaving[i] > 0;
+    bb.prefixBytes[p + 1] = bb.prefixBytes[p] + (saves ? problem.items[i].size : 0);
+    bb.prefixSaving[p + 1] = bb.prefixSaving[p] + (saves ? bb.bestSaving[i] : 0);
+  }
+  bb.options.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    std::vector<int> &options = bb.options[i];
+    options.push_back(-1);
+    for (int d = 0; d < static_cast<int>(problem.capacities.size()); ++d)
+      if (problem.allows(i, d))
+        options.push_back(d);
+    std::stable_sort(options.begin(), options.end(), [&](int a, int b) {
+      return problem.getCost(i, a) < problem.getCost(i, b);
+    });
+  }
   bb.room = problem.capacities;
   bb.current.assign(n, -1);
   // The solver's answer is a first incumbent: it prunes from the start.
@@ -421,8 +448,11 @@ helia::planner::choosePinsExact(const PinProblem &problem,
   return searchPins(problem, choosePins(problem, /*searchNodes=*/0), nodeLimit);
 }
 
-PinChoice helia::planner::choosePins(const PinProblem &problem,
-                                     uint64_t searchNodes, uint64_t maxCells) {
+namespace {
+/// The knapsack starts, their descent and the bounded search (see
+/// choosePins) on a problem whose every destination is bounded.
+PinChoice searchBounded(const PinProblem &problem, uint64_t searchNodes,
+                        uint64_t maxCells) {
   size_t n = problem.items.size();
   size_t numDest = problem.capacities.size();
   // Starts: a knapsack per destination in every order of them (at most four
@@ -538,7 +568,11 @@ PinChoice helia::planner::choosePins(const PinProblem &problem,
   PinChoice result;
   result.destination.assign(n, -1);
   result.cycles = *evaluatePins(problem, result.destination);
+  // Equal starts descend alike: each is descended once.
+  std::set<std::vector<int>> seen;
   for (std::vector<int> &choice : starts) {
+    if (!seen.insert(choice).second)
+      continue;
     descend(problem, choice, maxCells);
     double cycles = *evaluatePins(problem, choice);
     if (cycles < result.cycles - 1e-9) {
@@ -553,6 +587,181 @@ PinChoice helia::planner::choosePins(const PinProblem &problem,
             searchPins(problem, result, searchNodes))
       if (exact->cycles < result.cycles)
         result = std::move(*exact);
+  return result;
+}
+
+/// The problem choosePins searches: the items that some bounded destination
+/// would serve better than their best unbounded home, over the bounded
+/// destinations only. A destination is unbounded when it can hold every
+/// item that it would serve better than direct: an item then costs its
+/// cheapest unbounded home (or direct) whatever the others do.
+struct Reduction {
+  PinProblem problem;
+  /// Per original item: its best home among direct and the unbounded
+  /// destinations.
+  std::vector<int> freeHome;
+  /// Per reduced item, its original index; per reduced destination, its
+  /// original index.
+  std::vector<unsigned> items;
+  std::vector<int> destinations;
+};
+
+/// Nodes the first branch-and-bound may take before the heuristic runs.
+constexpr uint64_t kQuickNodes = 5000;
+/// States the Pareto front of a single destination may visit.
+constexpr uint64_t kFrontStates = 1 << 18;
+
+/// The greedy fill by saving per byte, improved by moves and swaps: the
+/// first incumbent of the search.
+PinChoice quickStart(const PinProblem &problem) {
+  size_t n = problem.items.size();
+  std::vector<double> density(n);
+  for (unsigned i = 0; i < n; ++i) {
+    double best = 0;
+    for (size_t d = 0; d < problem.capacities.size(); ++d)
+      best = std::max(best, getSaving(problem, i, static_cast<int>(d)));
+    density[i] =
+        best / static_cast<double>(std::max<int64_t>(problem.items[i].size, 1));
+  }
+  PinChoice choice = choosePinsByKey(problem, density);
+  improve(problem, choice.destination);
+  choice.cycles = *evaluatePins(problem, choice.destination);
+  return choice;
+}
+
+/// One bounded destination: the exact 0/1 knapsack of the savings by its
+/// Pareto front (the subsets no other beats in both bytes and saving, grown
+/// one item at a time), or nullopt when the front would visit more than
+/// `maxStates` states in all.
+std::optional<PinChoice> solveSingle(const PinProblem &problem,
+                                     uint64_t maxStates) {
+  struct State {
+    int64_t bytes;
+    double saving;
+    /// The last item taken (a node of `taken`), or -1.
+    int32_t head;
+  };
+  struct Taken {
+    int32_t parent;
+    unsigned item;
+  };
+  std::vector<State> front = {{0, 0, -1}}, grown, merged;
+  std::vector<Taken> taken;
+  uint64_t visited = 0;
+  int64_t capacity = problem.capacities[0];
+  for (unsigned i = 0; i < problem.items.size(); ++i) {
+    double saving = getSaving(problem, i, 0);
+    int64_t size = problem.items[i].size;
+    if (saving <= 0 || size > capacity)
+      continue;
+    grown.clear();
+    for (const State &s : front)
+      if (s.bytes + size <= capacity) {
+        taken.push_back({s.head, i});
+        grown.push_back({s.bytes + size, s.saving + saving,
+                         static_cast<int32_t>(taken.size() - 1)});
+      }
+    // Both lists ascend in bytes (and in saving): merge, keeping a state
+    // only when it saves more than every state of fewer or equal bytes
+    // (on a tie, the one without item i: of equal items, the earlier ones
+    // are pinned).
+    merged.clear();
+    size_t a = 0, b = 0;
+    while (a < front.size() || b < grown.size()) {
+      bool fromFront = b == grown.size() ||
+                       (a < front.size() && front[a].bytes <= grown[b].bytes);
+      const State &next = fromFront ? front[a++] : grown[b++];
+      if (merged.empty() || next.saving > merged.back().saving) {
+        if (!merged.empty() && merged.back().bytes == next.bytes)
+          merged.back() = next;
+        else
+          merged.push_back(next);
+      }
+    }
+    std::swap(front, merged);
+    visited += front.size();
+    if (visited > maxStates)
+      return std::nullopt;
+  }
+  PinChoice choice;
+  choice.destination.assign(problem.items.size(), -1);
+  for (int32_t n = front.back().head; n >= 0; n = taken[n].parent)
+    choice.destination[taken[n].item] = 0;
+  choice.cycles = *evaluatePins(problem, choice.destination);
+  return choice;
+}
+
+Reduction reduce(const PinProblem &problem) {
+  size_t n = problem.items.size(), numDest = problem.capacities.size();
+  Reduction r;
+  std::vector<bool> bounded(numDest, false);
+  for (size_t d = 0; d < numDest; ++d) {
+    int64_t demand = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (getSaving(problem, i, static_cast<int>(d)) > 0)
+        demand += problem.items[i].size;
+    bounded[d] = demand > problem.capacities[d];
+    if (bounded[d])
+      r.destinations.push_back(static_cast<int>(d));
+  }
+  r.freeHome.assign(n, -1);
+  for (unsigned i = 0; i < n; ++i)
+    for (size_t d = 0; d < numDest; ++d)
+      if (!bounded[d] && problem.allows(i, static_cast<int>(d)) &&
+          problem.getCost(i, static_cast<int>(d)) <
+              problem.getCost(i, r.freeHome[i]))
+        r.freeHome[i] = static_cast<int>(d);
+  r.problem.inferences = 1;
+  for (int d : r.destinations)
+    r.problem.capacities.push_back(problem.capacities[d]);
+  for (unsigned i = 0; i < n; ++i) {
+    double free = problem.getCost(i, r.freeHome[i]);
+    PinItem item;
+    item.size = problem.items[i].size;
+    item.directCycles = free;
+    bool better = false;
+    for (int d : r.destinations) {
+      bool allowed = problem.allows(i, d) && problem.getCost(i, d) < free;
+      better |= allowed;
+      // Costs with hydration amortised already (inferences = 1).
+      item.pinnedCycles.push_back(allowed ? problem.getCost(i, d) : -1);
+      item.hydrateCycles.push_back(0);
+    }
+    if (!better)
+      continue;
+    r.items.push_back(i);
+    r.problem.items.push_back(std::move(item));
+  }
+  return r;
+}
+} // namespace
+
+PinChoice helia::planner::choosePins(const PinProblem &problem,
+                                     uint64_t searchNodes, uint64_t maxCells) {
+  Reduction r = reduce(problem);
+  PinChoice result;
+  result.destination = r.freeHome;
+  if (!r.problem.items.empty()) {
+    // Small or single-memory instances: the branch-and-bound from a greedy
+    // fill proves the optimum within a few thousand nodes; else the
+    // knapsack starts and their descent, then the search from them.
+    PinChoice reduced = quickStart(r.problem);
+    std::optional<PinChoice> exact;
+    if (r.destinations.size() == 1)
+      exact = solveSingle(r.problem, kFrontStates);
+    if (!exact && searchNodes > 0)
+      exact = searchPins(r.problem, reduced, std::min<uint64_t>(searchNodes, kQuickNodes));
+    // The incumbent stands on a tie (within rounding).
+    if (exact) {
+      if (exact->cycles < reduced.cycles - 1e-9)
+        reduced = std::move(*exact);
+    } else
+      reduced = searchBounded(r.problem, searchNodes, maxCells);
+    for (auto [k, i] : llvm::enumerate(r.items))
+      if (reduced.destination[k] >= 0)
+        result.destination[i] = r.destinations[reduced.destination[k]];
+  }
+  result.cycles = *evaluatePins(problem, result.destination);
   return result;
 }
 
