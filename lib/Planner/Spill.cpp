@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "helia/Planner/Spill.h"
+#include "SpillSweep.h"
 #include "helia/Planner/Intervals.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -28,284 +29,85 @@
 #include <optional>
 
 using namespace helia::planner;
+using namespace helia::planner::detail;
 
 namespace {
 
-int64_t addSaturating(int64_t a, int64_t b) {
-  return static_cast<int64_t>(std::min<uint64_t>(
-      llvm::SaturatingAdd(static_cast<uint64_t>(a), static_cast<uint64_t>(b)),
-      std::numeric_limits<int64_t>::max()));
-}
-
-/// A history: the candidates it keeps fast that are still live, and what it
-/// has gained so far.
-struct State {
-  /// Candidate indices, ascending (candidates are numbered by start).
-  llvm::SmallVector<unsigned, 8> fastLive;
-  int64_t fastLiveBytes = 0;
-  /// The slow memory's largest live bytes so far.
-  int64_t pastMax = 0;
-  /// Weight and bytes of the candidates kept fast so far.
-  int64_t weight = 0;
-  int64_t keptBytes = 0;
-  /// The last "fast" decision of this history, or -1.
-  int32_t head = -1;
-};
-
-struct Node {
-  int32_t parent;
-  unsigned candidate;
-};
-
-enum class Goal { MinPeak, MaxWeight };
-
-/// The problem after preprocessing: candidates and per-event base loads.
-struct Sweep {
-  int64_t capacity = 0;
-  /// Per event (a step where some buffer starts): bytes in the fast memory
-  /// that are not candidates (Fast items and the Open items that always
-  /// fit), and bytes of Slow items.
-  std::vector<int64_t> fastBase, slowBase;
-  /// Candidates: size, weight and [lo, hi] in event indices, by lo.
-  std::vector<int64_t> size, weight;
-  std::vector<size_t> lo, hi;
-  /// Candidates by the event where they start, and by the event after their
-  /// last.
-  std::vector<llvm::SmallVector<unsigned, 2>> starting, expiring;
-  size_t maxStates = 0;
-
-  std::vector<Node> nodes;
-  bool pruned = false;
-
-  /// True if `a` is a better history than `b` for `goal`, with `slowA` and
-  /// `slowB` their peaks including the current event.
-  static bool better(Goal goal, const State &a, int64_t slowA,
-                     const State &b, int64_t slowB) {
-    auto key = [&](const State &s, int64_t slow) {
-      return goal == Goal::MinPeak
-                 ? std::make_tuple(slow, -s.weight, -s.keptBytes)
-                 : std::make_tuple(-s.weight, -s.keptBytes, slow);
-    };
-    auto ka = key(a, slowA), kb = key(b, slowB);
-    if (ka != kb)
-      return ka < kb;
-    return std::lexicographical_compare(a.fastLive.begin(), a.fastLive.end(),
-                                        b.fastLive.begin(), b.fastLive.end());
-  }
-
-  /// Drops all but the best maxStates states.
-  void prune(Goal goal, std::vector<State> &states, int64_t liveBytes,
-             size_t event) {
-    if (states.size() <= maxStates)
-      return;
-    pruned = true;
-    auto slowOf = [&](const State &s) {
-      return std::max(s.pastMax, slowBase[event] + liveBytes - s.fastLiveBytes);
-    };
-    std::nth_element(states.begin(), states.begin() + maxStates, states.end(),
-                     [&](const State &a, const State &b) {
-                       return better(goal, a, slowOf(a), b, slowOf(b));
-                     });
-    states.resize(maxStates);
-  }
-
-  /// Keeps one state per set of fast live candidates, the better one. The
-  /// order of the states does not matter: every choice among them breaks
-  /// ties by the set.
-  void merge(Goal goal, std::vector<State> &states) {
-    llvm::DenseMap<llvm::ArrayRef<unsigned>, unsigned> index;
-    index.reserve(states.size());
-    std::vector<bool> keep(states.size(), true);
-    for (unsigned k = 0; k < states.size(); ++k) {
-      auto [it, inserted] = index.try_emplace(states[k].fastLive, k);
-      if (inserted)
-        continue;
-      State &kept = states[it->second];
-      if (better(goal, states[k], states[k].pastMax, kept, kept.pastMax)) {
-        keep[it->second] = false;
-        it->second = k;
-      } else {
-        keep[k] = false;
-      }
-    }
-    if (index.size() == states.size())
-      return;
-    size_t next = 0;
-    for (unsigned k = 0; k < states.size(); ++k)
-      if (keep[k]) {
-        if (next != k)
-          states[next] = std::move(states[k]);
-        ++next;
-      }
-    states.resize(next);
-  }
-
-  /// Drops the nodes no state reaches, renumbering the others.
-  void compact(std::vector<State> &states) {
-    std::vector<int32_t> remap(nodes.size(), -1);
-    for (const State &s : states)
-      for (int32_t n = s.head; n >= 0 && remap[n] < 0; n = nodes[n].parent)
-        remap[n] = 0;
-    int32_t next = 0;
-    for (size_t n = 0; n < nodes.size(); ++n) {
-      if (remap[n] < 0)
-        continue;
-      remap[n] = next;
-      Node node = nodes[n];
-      node.parent = node.parent >= 0 ? remap[node.parent] : -1;
-      nodes[next++] = node;
-    }
-    nodes.resize(next);
-    for (State &s : states)
-      if (s.head >= 0)
-        s.head = remap[s.head];
-  }
-
-  /// Runs one sweep; with MaxWeight, no state's slow peak may exceed
-  /// `target`. Returns the best final state, or none when the beam lost
-  /// every state.
-  std::optional<State> run(Goal goal, int64_t target) {
-    nodes.clear();
-    std::vector<State> states(1);
-    std::vector<State> next;
-    int64_t liveBytes = 0;
-    size_t compactAt = 1 << 16;
-    for (size_t e = 0; e < fastBase.size(); ++e) {
-      if (!expiring[e].empty()) {
-        for (unsigned c : expiring[e])
-          liveBytes -= size[c];
-        // Sets stay distinct unless one lost a member.
-        bool shrunk = false;
-        for (State &s : states)
-          llvm::erase_if(s.fastLive, [&](unsigned c) {
-            if (hi[c] >= e)
-              return false;
-            s.fastLiveBytes -= size[c];
-            shrunk = true;
-            return true;
-          });
-        if (shrunk)
-          merge(goal, states);
-      }
-      for (unsigned c : starting[e]) {
-        liveBytes += size[c];
-        next.clear();
-        for (State &s : states) {
-          if (fastBase[e] + s.fastLiveBytes + size[c] <= capacity) {
-            State fast = s;
-            fast.fastLive.push_back(c);
-            fast.fastLiveBytes += size[c];
-            fast.weight = addSaturating(fast.weight, weight[c]);
-            fast.keptBytes += size[c];
-            nodes.push_back({fast.head, c});
-            fast.head = static_cast<int32_t>(nodes.size() - 1);
-            next.push_back(std::move(fast));
-          }
-          // Live bytes only grow while this event's buffers start, so a
-          // state over the target now stays over it.
-          if (goal == Goal::MinPeak ||
-              slowBase[e] + liveBytes - s.fastLiveBytes <= target)
-            next.push_back(std::move(s));
-        }
-        std::swap(states, next);
-        prune(goal, states, liveBytes, e);
-      }
-      // The fast base may rise without a candidate starting (a Fast item).
-      llvm::erase_if(states, [&](State &s) {
-        int64_t slow = slowBase[e] + liveBytes - s.fastLiveBytes;
-        if (fastBase[e] + s.fastLiveBytes > capacity ||
-            (goal == Goal::MaxWeight && slow > target))
-          return true;
-        s.pastMax = std::max(s.pastMax, slow);
-        return false;
-      });
-      if (states.empty())
-        return std::nullopt;
-      if (nodes.size() > compactAt) {
-        compact(states);
-        compactAt = std::max<size_t>(compactAt, 4 * nodes.size());
-      }
-    }
-    return *llvm::min_element(states, [&](const State &a, const State &b) {
-      return better(goal, a, a.pastMax, b, b.pastMax);
-    });
-  }
-};
-
-} // namespace
-
-static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
-                          const SpillOptions &options) {
-  SpillChoice choice;
-  choice.fast.assign(items.size(), false);
-  for (auto [i, item] : llvm::enumerate(items)) {
-    choice.fast[i] = item.place == SpillPlace::Fast ||
-                     (item.place == SpillPlace::Open && item.size == 0);
-    if (item.place == SpillPlace::Open && item.size == 0)
-      choice.keptWeight = addSaturating(choice.keptWeight, item.weight);
-  }
-
-  // Events: the steps where a buffer of non-zero size starts.
+/// The steps where a buffer of non-zero size starts ("events"; live bytes
+/// only rise there), and the live bytes at each of the items a rule placed
+/// and of the open ones.
+struct Loads {
   std::vector<int64_t> events;
+  std::vector<int64_t> fixedFast, fixedSlow, open;
+
+  size_t size() const { return events.size(); }
+  /// The events `item` is live at: [lo, hi].
+  std::pair<size_t, size_t> getRange(const SpillItem &item) const {
+    size_t lo = llvm::lower_bound(events, item.firstStep) - events.begin();
+    size_t hi = llvm::upper_bound(events, item.lastStep) - events.begin() - 1;
+    return std::make_pair(lo, hi);
+  }
+};
+
+Loads getLoads(llvm::ArrayRef<SpillItem> items) {
+  Loads loads;
+  std::vector<int64_t> &events = loads.events;
   for (const SpillItem &item : items)
     if (item.size > 0)
       events.push_back(item.firstStep);
   llvm::sort(events);
   events.erase(std::unique(events.begin(), events.end()), events.end());
   size_t numEvents = events.size();
-  auto range = [&](const SpillItem &item) {
-    size_t lo = llvm::lower_bound(events, item.firstStep) - events.begin();
-    size_t hi = llvm::upper_bound(events, item.lastStep) - events.begin() - 1;
-    return std::make_pair(lo, hi);
-  };
 
   // Live bytes per event, by difference arrays.
-  std::vector<int64_t> fixedFast(numEvents + 1, 0), fixedSlow(numEvents + 1, 0),
-      open(numEvents + 1, 0);
+  loads.fixedFast.assign(numEvents + 1, 0);
+  loads.fixedSlow.assign(numEvents + 1, 0);
+  loads.open.assign(numEvents + 1, 0);
   for (const SpillItem &item : items) {
     if (item.size == 0)
       continue;
-    auto [lo, hi] = range(item);
-    std::vector<int64_t> &load = item.place == SpillPlace::Fast ? fixedFast
-                                 : item.place == SpillPlace::Slow
-                                     ? fixedSlow
-                                     : open;
+    auto [lo, hi] = loads.getRange(item);
+    std::vector<int64_t> &load =
+        item.place == SpillPlace::Fast   ? loads.fixedFast
+        : item.place == SpillPlace::Slow ? loads.fixedSlow
+                                         : loads.open;
     load[lo] += item.size;
     load[hi + 1] -= item.size;
   }
   for (size_t e = 1; e < numEvents; ++e) {
-    fixedFast[e] += fixedFast[e - 1];
-    fixedSlow[e] += fixedSlow[e - 1];
-    open[e] += open[e - 1];
+    loads.fixedFast[e] += loads.fixedFast[e - 1];
+    loads.fixedSlow[e] += loads.fixedSlow[e - 1];
+    loads.open[e] += loads.open[e - 1];
   }
+  return loads;
+}
 
-  int64_t capacity = options.capacity;
-  bool feasible = true;
-  for (size_t e = 0; e < numEvents; ++e)
-    feasible &= fixedFast[e] <= capacity;
-  if (!feasible) {
-    choice.feasible = false;
-    for (size_t e = 0; e < numEvents; ++e)
-      choice.slowPeak = std::max(choice.slowPeak, fixedSlow[e] + open[e]);
-    return choice;
-  }
+/// A candidate of the sweep: (first event, item index, last event).
+using Candidate = std::tuple<size_t, size_t, size_t>;
 
-  // An Open buffer whose every step holds everything stays fast: keeping it
-  // never breaks the capacity and only lowers the slow memory's bytes.
+/// Starts `sweep` on the fixed loads. An Open buffer whose every step holds
+/// everything stays fast (recorded in `choice`, its bytes in the sweep's
+/// fast base): keeping it never breaks the capacity and only lowers the
+/// slow memory's bytes. Returns the other Open buffers.
+std::vector<Candidate> keepFitting(llvm::ArrayRef<SpillItem> items,
+                                   const Loads &loads, int64_t capacity,
+                                   SpillChoice &choice, Sweep &sweep) {
+  size_t numEvents = loads.size();
   std::vector<size_t> overloaded(numEvents + 1, 0);
   for (size_t e = 0; e < numEvents; ++e)
     overloaded[e + 1] =
-        overloaded[e] + (fixedFast[e] + open[e] > capacity ? 1 : 0);
-  Sweep sweep;
+        overloaded[e] + (loads.fixedFast[e] + loads.open[e] > capacity ? 1 : 0);
   sweep.capacity = capacity;
-  sweep.fastBase.assign(fixedFast.begin(), fixedFast.begin() + numEvents);
-  sweep.slowBase.assign(fixedSlow.begin(), fixedSlow.begin() + numEvents);
-  std::vector<std::tuple<size_t, size_t, size_t>> candidates; // lo, index, hi
+  sweep.fastBase.assign(loads.fixedFast.begin(),
+                        loads.fixedFast.begin() + numEvents);
+  sweep.slowBase.assign(loads.fixedSlow.begin(),
+                        loads.fixedSlow.begin() + numEvents);
+  std::vector<Candidate> candidates;
   std::vector<int64_t> freeLoad(numEvents + 1, 0);
   for (auto [i, item] : llvm::enumerate(items)) {
     if (item.place != SpillPlace::Open || item.size == 0)
       continue;
-    auto [lo, hi] = range(item);
+    auto [lo, hi] = loads.getRange(item);
     if (overloaded[hi + 1] == overloaded[lo]) {
       choice.fast[i] = true;
       choice.keptWeight = addSaturating(choice.keptWeight, item.weight);
@@ -320,12 +122,14 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
     freeLive += freeLoad[e];
     sweep.fastBase[e] += freeLive;
   }
-  if (candidates.empty()) {
-    for (size_t e = 0; e < numEvents; ++e)
-      choice.slowPeak = std::max(choice.slowPeak, fixedSlow[e]);
-    return choice;
-  }
+  return candidates;
+}
 
+/// Numbers the candidates by start for the sweep and sizes its beam to
+/// `effort`.
+void addCandidates(llvm::ArrayRef<SpillItem> items,
+                   std::vector<Candidate> &candidates, size_t numEvents,
+                   uint64_t effort, Sweep &sweep) {
   llvm::sort(candidates);
   sweep.starting.resize(numEvents + 1);
   sweep.expiring.resize(numEvents + 1);
@@ -347,8 +151,12 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
       work += ++live;
     work += live;
   }
-  sweep.maxStates = std::max<uint64_t>(4, options.effort / work);
+  sweep.maxStates = std::max<uint64_t>(4, effort / work);
+}
 
+/// The two sweeps: the lowest slow peak, then the most weight at it.
+void runSweeps(Sweep &sweep, const std::vector<Candidate> &candidates,
+               const Loads &loads, SpillChoice &choice) {
   auto decide = [&](const State &state) {
     for (int32_t n = state.head; n >= 0; n = sweep.nodes[n].parent) {
       size_t i = std::get<1>(candidates[sweep.nodes[n].candidate]);
@@ -362,11 +170,11 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
   std::optional<State> lowest = sweep.run(Goal::MinPeak, 0);
   if (!lowest) {
     choice.exact = false;
-    for (size_t e = 0; e < numEvents; ++e)
-      choice.slowPeak = std::max(choice.slowPeak, fixedSlow[e] + open[e] -
-                                                      (sweep.fastBase[e] -
-                                                       fixedFast[e]));
-    return choice;
+    for (size_t e = 0; e < loads.size(); ++e)
+      choice.slowPeak = std::max(choice.slowPeak,
+                                 loads.fixedSlow[e] + loads.open[e] -
+                                     (sweep.fastBase[e] - loads.fixedFast[e]));
+    return;
   }
   bool exact = !sweep.pruned;
   int64_t target = lowest->pastMax;
@@ -382,6 +190,43 @@ static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
     decide(*heaviest);
   }
   choice.exact = exact && !sweep.pruned;
+}
+
+} // namespace
+
+static SpillChoice choose(llvm::ArrayRef<SpillItem> items,
+                          const SpillOptions &options) {
+  SpillChoice choice;
+  choice.fast.assign(items.size(), false);
+  for (auto [i, item] : llvm::enumerate(items)) {
+    choice.fast[i] = item.place == SpillPlace::Fast ||
+                     (item.place == SpillPlace::Open && item.size == 0);
+    if (item.place == SpillPlace::Open && item.size == 0)
+      choice.keptWeight = addSaturating(choice.keptWeight, item.weight);
+  }
+  Loads loads = getLoads(items);
+  size_t numEvents = loads.size();
+  int64_t capacity = options.capacity;
+  bool feasible = true;
+  for (size_t e = 0; e < numEvents; ++e)
+    feasible &= loads.fixedFast[e] <= capacity;
+  if (!feasible) {
+    choice.feasible = false;
+    for (size_t e = 0; e < numEvents; ++e)
+      choice.slowPeak =
+          std::max(choice.slowPeak, loads.fixedSlow[e] + loads.open[e]);
+    return choice;
+  }
+  Sweep sweep;
+  std::vector<Candidate> candidates =
+      keepFitting(items, loads, capacity, choice, sweep);
+  if (candidates.empty()) {
+    for (size_t e = 0; e < numEvents; ++e)
+      choice.slowPeak = std::max(choice.slowPeak, loads.fixedSlow[e]);
+    return choice;
+  }
+  addCandidates(items, candidates, numEvents, options.effort, sweep);
+  runSweeps(sweep, candidates, loads, choice);
   return choice;
 }
 

@@ -12,15 +12,23 @@
 // amortises over `inferences` runs. The destinations have byte capacities;
 // the pinned constants of a destination must fit it. Minimise the sum.
 //
-// This is a multiple-choice, multiple knapsack. choosePins() solves it by a
-// 0/1 knapsack per destination (exact dynamic programming on sizes rounded
-// up to a grain) and pooled knapsacks over sets of destinations, then
-// refills each destination by the same knapsack with
-// the others fixed while that lowers the cost, then moves and swaps single
-// items; from every order of the destinations when there are at most four;
-// then a bounded branch-and-bound from its answer; choosePinsExact() is a branch-and-bound for small
-// instances to compare with; choosePinsByKey() is the hand method (pin in
-// the order of a key, each where it still fits).
+// This is a multiple-choice, multiple knapsack. choosePins() first drops
+// what needs no search: a destination that can hold every item it would
+// serve better than direct is unbounded, and an item's best home among
+// direct and the unbounded destinations is free to take. Only the items
+// that a bounded destination serves better still choose, among the bounded
+// destinations. None bounded: every item takes its best home (optimal).
+// One bounded: an exact 0/1 knapsack by its Pareto front (bytes against
+// saving). Else a branch-and-bound of a few thousand nodes from a greedy
+// fill proves the optimum on small instances; when it cannot, a 0/1
+// knapsack per destination (dynamic programming on sizes rounded up to a
+// grain, exact when the grain divides them) and pooled knapsacks over sets
+// of destinations, each refilled by the same knapsack with the others
+// fixed while that lowers the cost, then moves and swaps of single items,
+// from every order of the destinations when there are at most four; then a
+// bounded branch-and-bound from its answer. choosePinsExact() is a
+// branch-and-bound for small instances to compare with; choosePinsByKey()
+// is the hand method (pin in the order of a key, each where it still fits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,9 +107,11 @@ struct PinChoice {
 std::optional<double> evaluatePins(const PinProblem &problem,
                                    const std::vector<int> &destination);
 
-/// The objective=traffic solver (see above): knapsack starts, descent, and
-/// then a branch-and-bound of at most `searchNodes` nodes from its answer
-/// (0: none), which proves that answer optimal or improves it when it
+/// The objective=traffic solver (see above): what needs no search, the exact
+/// single-destination knapsack, a short branch-and-bound, else knapsack
+/// starts, descent, and then a branch-and-bound of at most `searchNodes`
+/// nodes from its answer (0: no search at all, the starts and descent
+/// alone), which proves that answer optimal or improves it when it
 /// finishes. Never exceeds a capacity. On a DP table of at most `maxCells`
 /// cells the sizes are exact multiples of their grain; beyond, sizes round
 /// up (still feasible).

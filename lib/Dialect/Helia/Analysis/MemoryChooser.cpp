@@ -20,6 +20,15 @@ StringRef MemoryChooser::getDefaultConstantSource() const {
 }
 
 LogicalResult MemoryChooser::chooseConstantHomes() {
+  return layOutConstants(/*decideStreams=*/true);
+}
+
+LogicalResult MemoryChooser::layOutConstantsAgain() {
+  plan.clearArenaBytes(ArenaRole::Constant);
+  return layOutConstants(/*decideStreams=*/false);
+}
+
+LogicalResult MemoryChooser::layOutConstants(bool decideStreams) {
   StringRef defaultSource = getDefaultConstantSource();
   std::map<ArenaKey, int64_t> next;
   for (BufferPlan &buffer : plan.getBuffers()) {
@@ -39,8 +48,9 @@ LogicalResult MemoryChooser::chooseConstantHomes() {
     if (residency == Residency::Pin)
       home = placement.getConstantDestinationMemory().getValue();
     buffer.arena = {ArenaRole::Constant, home.str(), source.str()};
-    buffer.streamed =
-        residency == Residency::Stream && !buffer.info->readSteps.empty();
+    if (decideStreams)
+      buffer.streamed =
+          residency == Residency::Stream && !buffer.info->readSteps.empty();
     int64_t &offset = next[buffer.arena];
     buffer.offset = offset;
     offset = addBytes(offset, buffer.alignedSize);

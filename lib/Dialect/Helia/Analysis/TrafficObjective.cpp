@@ -3,13 +3,12 @@
 // objective=traffic (docs/Placement.md): a pin problem (Planner/Traffic.h)
 // over the constants no rule decided, into the platform's preferred
 // memories, within the bytes that the rules' placements, the persistent
-// tensors, the stream pool and the scratch's live peak leave free.
+// tensors, the stream pool and the scratch arenas leave free.
 //
 //===----------------------------------------------------------------------===//
 
 #include "helia/Dialect/Helia/Analysis/BindingPlanner.h"
 #include "helia/Dialect/Helia/Analysis/Traffic.h"
-#include "helia/Planner/Intervals.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -52,51 +51,15 @@ void mlir::helia::setPredictedTraffic(BindingPlan &plan) {
   }
 }
 
-int64_t TrafficObjective::getRoom(StringRef memory, unsigned rank) const {
-  // The scratch that the preferred walk will put into the memories of
-  // ranks up to `rank`: the live peak of every scratch buffer no rule sent
-  // elsewhere.
-  ArrayRef<StringAttr> preferred = plan.getPlatform().getPreferredList();
-  std::vector<::helia::planner::LiveRange> ranges;
-  for (const BufferPlan &buffer : plan.getBuffers()) {
-    if (buffer.info->kind != TensorKind::Scratch || buffer.alignedSize == 0)
-      continue;
-    StringAttr fixed = buffer.placement ? buffer.placement.getMemory() : nullptr;
-    if (fixed && !llvm::is_contained(preferred, fixed))
-      continue;
-    ranges.push_back({buffer.first, buffer.last, buffer.alignedSize});
-  }
-  int64_t scratch = ::helia::planner::findPeak(ranges).bytes;
-  // The stream pool takes at most its streamed constants, at most its
-  // budget.
-  std::string pool = options.streamPool.empty() && !preferred.empty()
-                         ? preferred.front().getValue().str()
-                         : options.streamPool;
-  int64_t streamed = 0;
-  for (const BufferPlan &buffer : plan.getBuffers())
-    if (buffer.streamed)
-      streamed = addBytes(streamed, buffer.alignedSize);
-  if (options.streamBudget)
-    streamed = std::min<int64_t>(streamed, options.streamBudget);
-  auto freeIn = [&](StringRef name) {
-    int64_t free = plan.getFreeBytes(name);
-    if (name == pool)
-      free -= streamed;
-    return std::max<int64_t>(free, 0);
-  };
-  for (unsigned r = 0; r < rank && r < preferred.size(); ++r)
-    scratch -= std::min(scratch, freeIn(preferred[r].getValue()));
-  int64_t free = freeIn(memory);
-  return free - std::min(free, scratch);
-}
-
 PinProblem
 TrafficObjective::getProblem(ArrayRef<unsigned> open,
                              ArrayRef<StringRef> destinations) const {
   PinProblem problem;
   problem.inferences = static_cast<double>(std::max<uint64_t>(options.amortize, 1));
-  for (auto [rank, memory] : llvm::enumerate(destinations))
-    problem.capacities.push_back(getRoom(memory, rank));
+  // Every other planner has run: what is free is what pins may take.
+  for (StringRef memory : destinations)
+    problem.capacities.push_back(
+        std::max<int64_t>(plan.getFreeBytes(memory), 0));
   for (unsigned i : open) {
     const BufferPlan &buffer = plan.getBuffer(i);
     const AccessCost &source = costs.lookup(buffer.arena.source);
@@ -227,8 +190,5 @@ LogicalResult TrafficObjective::run() {
   }
   if (options.remarks)
     remark(problem, open, destinations, choice.destination);
-  plan.clearArenaBytes();
-  MemoryChooser memories(plan);
-  return success(succeeded(memories.chooseConstantHomes()) &&
-                 succeeded(memories.choosePersistentHomes()));
+  return MemoryChooser(plan).layOutConstantsAgain();
 }

@@ -163,12 +163,13 @@ void HeliaAssignBindings::runOnOperation() {
         << "' is not used by objective=default; give objective=traffic";
   }
   MemoryChooser memories(plan);
+  // The objective pins into what the others leave free: last.
   bool planned = succeeded(memories.chooseConstantHomes()) &&
                  succeeded(memories.choosePersistentHomes()) &&
-                 succeeded(TrafficObjective(plan, options, costs).run()) &&
                  succeeded(memories.checkCapacities()) &&
                  succeeded(StreamScheduler(plan, options).run()) &&
                  succeeded(ScratchPacker(plan, options).run()) &&
+                 succeeded(TrafficObjective(plan, options, costs).run()) &&
                  succeeded(memories.checkCapacities());
   numSpilled += plan.getStatistics().spilled;
   numStreamFallbacks += plan.getStatistics().streamFallbacks;

@@ -150,8 +150,12 @@ public:
     arenaSizes[key] = bytes;
   }
   /// Adds `bytes` to the size of `key` (saturating, see addBytes).
-  /// Forgets every arena size (before the homes are chosen again).
-  void clearArenaBytes() { arenaSizes.clear(); }
+  /// Forgets the sizes of the arenas of `role` (and, for constants, of the
+  /// source blobs), before their homes are chosen again.
+  void clearArenaBytes(ArenaRole role) {
+    for (auto it = arenaSizes.begin(); it != arenaSizes.end();)
+      it = it->first.role == role ? arenaSizes.erase(it) : std::next(it);
+  }
   void addArenaBytes(const ArenaKey &key, int64_t bytes) {
     int64_t &size = arenaSizes[key];
     size = addBytes(size, bytes);

@@ -12,8 +12,11 @@
 //    them.
 // 3. ScratchPacker: scratch buffers walk the preferred memories, each
 //    keeping what it can hold and spilling the rest to the next one
-//    (SpillLevel), then every scratch arena is packed. checkCapacities runs
-//    once more.
+//    (SpillLevel), then every scratch arena is packed.
+// 4. TrafficObjective (objective other than default): the open constants
+//    are pinned into the bytes of the preferred memories that all of the
+//    above left free, so that pins never push scratch, streams or
+//    persistent tensors out. checkCapacities runs once more.
 //
 // They report located errors (and, with BindingOptions::remarks, remarks)
 // through the MLIR diagnostics of the tensors concerned. None of them builds
@@ -44,6 +47,10 @@ public:
   /// first readable one holding any) or, when pinned, its destination
   /// memory; lays the constants of each arena out in buffer order.
   LogicalResult chooseConstantHomes();
+  /// Lays the constants out again after TrafficObjective pinned some: their
+  /// arenas and offsets change; the stream scheduler's decisions (which
+  /// streamed constants fell back) stay.
+  LogicalResult layOutConstantsAgain();
   /// Gives every persistent tensor its rule's memory, else the first
   /// preferred memory with room left, and lays them out in buffer order.
   LogicalResult choosePersistentHomes();
@@ -58,6 +65,9 @@ private:
   enum class Use { Pinned, Source, Cold, Persistent };
   using User = std::pair<unsigned, Use>;
 
+  /// chooseConstantHomes; with `decideStreams`, also marks the constants of
+  /// residency stream as streamed.
+  LogicalResult layOutConstants(bool decideStreams);
   /// The buffers taking bytes of `memory` other than scratch, largest first.
   SmallVector<User> getUsers(StringRef memory) const;
   /// Names `users` in `diag` (the first few) and attaches the fixes.
@@ -92,8 +102,9 @@ applyTrafficProfile(BindingPlan &plan,
 /// constants (no rule gave them a residency or a destination) to pin into
 /// which preferred memory, from the buffers' predicted traffic
 /// (BufferPlan::readBytes) and the memories' access costs. Runs after
-/// MemoryChooser has chosen the homes the rules ask for, so that the bytes
-/// those take are known; chooses the homes again with the pins it adds.
+/// every other planner (the homes the rules ask for, the stream pool, the
+/// scratch arenas), so that the bytes it may give to pins are exactly the
+/// free bytes left; lays the constants out again with the pins it adds.
 class TrafficObjective {
 public:
   TrafficObjective(BindingPlan &plan, const BindingOptions &options,
@@ -101,14 +112,11 @@ public:
       : plan(plan), options(options), costs(costs) {}
 
   /// Pins the constants the objective chooses, then runs
-  /// MemoryChooser::chooseConstantHomes and choosePersistentHomes again.
-  /// Fails with a located error when objective=exact gives up.
+  /// MemoryChooser::layOutConstantsAgain. Fails with a located error when
+  /// objective=exact gives up.
   LogicalResult run();
 
 private:
-  /// The bytes each destination can give to pins: its free bytes less the
-  /// live peak of the scratch that will want it and the stream pool.
-  int64_t getRoom(StringRef memory, unsigned rank) const;
   /// The pin problem of the open constants `open` into `destinations`.
   ::helia::planner::PinProblem
   getProblem(ArrayRef<unsigned> open, ArrayRef<StringRef> destinations) const;
