@@ -268,23 +268,17 @@ static void hoistNestedStorage(FunctionOpInterface func) {
 static LogicalResult
 analyzeAndInsertCopies(ModuleOp module, ArrayRef<FunctionOpInterface> planned,
                        const bufferization::OneShotBufferizationOptions &options) {
-  // When the only bufferizable ops are functions, their returns, constants
-  // and empty tensors, no op writes a tensor: the analysis would find no
-  // conflict, fail on nothing and insert no copy (graphs of unregistered
-  // ops, such as imported ones before lowering). Skip it.
-  bool mayWrite = module
-                      .walk([&](Operation *op) {
-                        if (!options.dynCastBufferizableOp(op) ||
-                            isa<FunctionOpInterface, tensor::EmptyOp>(op) ||
-                            (op->hasTrait<OpTrait::ConstantLike>() &&
-                             op->getNumOperands() == 0) ||
-                            (op->hasTrait<OpTrait::ReturnLike>() &&
-                             isa<FunctionOpInterface>(op->getParentOp())))
-                          return WalkResult::advance();
-                        return WalkResult::interrupt();
-                      })
-                      .wasInterrupted();
-  if (!mayWrite)
+  // If the only bufferizable ops are functions, returns, constants and empty
+  // tensors, no op writes a tensor: no conflict, no copy. Skip the analysis.
+  if (!module.walk([&](Operation *op) {
+        bool writesNothing =
+            !options.dynCastBufferizableOp(op) ||
+            isa<FunctionOpInterface, tensor::EmptyOp>(op) ||
+            (op->hasTrait<OpTrait::ConstantLike>() && !op->getNumOperands()) ||
+            (op->hasTrait<OpTrait::ReturnLike>() &&
+             isa<FunctionOpInterface>(op->getParentOp()));
+        return writesNothing ? WalkResult::advance() : WalkResult::interrupt();
+      }).wasInterrupted())
     return success();
   bufferization::OneShotAnalysisState state(module, options);
   if (failed(bufferization::analyzeModuleOp(module, state)))
