@@ -110,7 +110,8 @@ static int64_t placeFixed(const Instance &instance,
 /// intervals.
 static int64_t placeInOrderDense(const Instance &instance,
                                  llvm::ArrayRef<uint32_t> order, Fit fit,
-                                 llvm::MutableArrayRef<int64_t> offsets) {
+                                 llvm::MutableArrayRef<int64_t> offsets,
+                                 int64_t cutoff) {
   const std::vector<Item> &items = instance.items;
   BlockIndex index(instance.numSlots);
   auto occupy = [&](uint32_t i) {
@@ -126,6 +127,8 @@ static int64_t placeInOrderDense(const Instance &instance,
             : index.findBestFit(item.lo, item.hi, item.size, item.alignment);
     occupy(i);
     peak = std::max(peak, offsets[i] + item.size);
+    if (peak >= cutoff)
+      return peak;
   }
   return peak;
 }
@@ -133,10 +136,10 @@ static int64_t placeInOrderDense(const Instance &instance,
 int64_t detail::placeInOrder(const Instance &instance,
                              llvm::ArrayRef<uint32_t> order, Fit fit,
                              llvm::MutableArrayRef<int64_t> offsets,
-                             const Conflicts *conflicts) {
+                             const Conflicts *conflicts, int64_t cutoff) {
   // All engines place identically; pick the faster one for the density.
   if (fit == Fit::First && isDense(instance))
-    return placeInOrderDense(instance, order, fit, offsets);
+    return placeInOrderDense(instance, order, fit, offsets, cutoff);
   const std::vector<Item> &items = instance.items;
   int64_t peak = 0;
   llvm::SmallVector<Span, 64> spans;
@@ -170,6 +173,8 @@ int64_t detail::placeInOrder(const Instance &instance,
           addSpan(other);
       place(i);
       placed[i] = true;
+      if (peak >= cutoff)
+        return peak;
     }
     return peak;
   }
@@ -189,6 +194,8 @@ int64_t detail::placeInOrder(const Instance &instance,
     });
     place(i);
     insert(i);
+    if (peak >= cutoff)
+      return peak;
   }
   return peak;
 }
@@ -196,30 +203,46 @@ int64_t detail::placeInOrder(const Instance &instance,
 int64_t detail::placeLowestFirst(const Instance &instance,
                                  const Conflicts &conflicts,
                                  llvm::ArrayRef<uint32_t> rank,
-                                 llvm::MutableArrayRef<int64_t> offsets) {
+                                 llvm::MutableArrayRef<int64_t> offsets,
+                                 int64_t cutoff) {
   const std::vector<Item> &items = instance.items;
   using Entry = std::tuple<int64_t, uint32_t, uint32_t>; // offset, rank, item
-  // Entries are unique (an item's offset only grows), so the queue pops
-  // them in one order however it was built: heapify once instead of n
-  // pushes.
-  std::vector<Entry> initial;
-  initial.reserve(items.size());
+  // Every item starts at offset 0, so those entries come in rank order: they
+  // are read from `byRank`, and the queue holds only the raised ones (the
+  // frontier above the placed items, not all n). Entries are unique (an
+  // item's offset only grows), so merging the two gives the one order a
+  // single queue of all of them would.
+  std::vector<uint32_t> byRank(items.size());
   for (uint32_t i = 0, e = items.size(); i < e; ++i)
-    initial.push_back({0, rank[i], i});
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue(
-      std::greater<Entry>(), std::move(initial));
+    byRank[rank[i]] = i;
+  size_t nextInitial = 0;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  auto popNext = [&]() -> Entry {
+    if (nextInitial < byRank.size()) {
+      uint32_t i = byRank[nextInitial];
+      Entry initial{0, static_cast<uint32_t>(nextInitial), i};
+      if (queue.empty() || initial < queue.top()) {
+        ++nextInitial;
+        return initial;
+      }
+    }
+    Entry top = queue.top();
+    queue.pop();
+    return top;
+  };
   std::vector<int64_t> minOffset(items.size(), 0);
   std::vector<bool> placed(items.size(), false);
   int64_t peak = 0;
-  while (!queue.empty()) {
-    auto [offset, itemRank, i] = queue.top();
-    queue.pop();
+  while (nextInitial < byRank.size() || !queue.empty()) {
+    auto [offset, itemRank, i] = popNext();
     if (placed[i] || offset != minOffset[i])
       continue;
     placed[i] = true;
     offsets[i] = offset;
     int64_t end = offset + items[i].size;
     peak = std::max(peak, end);
+    if (peak >= cutoff)
+      return peak;
     for (uint32_t other : conflicts.of(i)) {
       if (placed[other])
         continue;

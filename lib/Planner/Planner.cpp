@@ -147,14 +147,17 @@ static void runPortfolio(const Instance &instance, int64_t lowerBound,
       std::vector<uint32_t> rank(items.size());
       for (auto [position, item] : llvm::enumerate(order))
         rank[item] = position;
-      int64_t peak = placeLowestFirst(instance, *conflicts, rank, offsets);
+      int64_t peak =
+          placeLowestFirst(instance, *conflicts, rank, offsets, best.peak);
       best.offer(
           offsets, peak,
           (llvm::Twine("skyline/") + getOrderKeyName(strategy.key)).str());
       continue;
     }
+    // A run whose peak reaches the best one's is cut there: offer() keeps
+    // only a strictly lower peak.
     int64_t peak = placeInOrder(instance, order, *strategy.fit, offsets,
-                                conflicts ? &*conflicts : nullptr);
+                                conflicts ? &*conflicts : nullptr, best.peak);
     best.offer(
         offsets, peak,
         (llvm::Twine(*strategy.fit == Fit::First ? "first-fit/" : "best-fit/") +

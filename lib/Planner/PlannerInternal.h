@@ -23,6 +23,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -154,17 +155,22 @@ enum class Fit {
 /// instead, which is several times faster when the graph is already built;
 /// first fit on a dense problem (items overlap more than 128 others on
 /// average) jumps over merged memory blocks (BlockIndex). The placement is the
-/// same either way.
+/// same either way. Stops as soon as the peak reaches `cutoff` (the peak only
+/// grows, so such a run cannot beat a placement of peak `cutoff`) and returns
+/// that partial peak; `offsets` are then incomplete.
 int64_t placeInOrder(const Instance &instance, llvm::ArrayRef<uint32_t> order,
                      Fit fit, llvm::MutableArrayRef<int64_t> offsets,
-                     const Conflicts *conflicts = nullptr);
+                     const Conflicts *conflicts = nullptr,
+                     int64_t cutoff = std::numeric_limits<int64_t>::max());
 
 /// Skyline greedy: repeatedly places the free item with the lowest feasible
 /// offset above everything placed under it (ties by `rank`). Requires no
-/// fixed items. Returns the peak.
-int64_t placeLowestFirst(const Instance &instance, const Conflicts &conflicts,
-                         llvm::ArrayRef<uint32_t> rank,
-                         llvm::MutableArrayRef<int64_t> offsets);
+/// fixed items. Returns the peak, or stops as placeInOrder() does once it
+/// reaches `cutoff`.
+int64_t placeLowestFirst(
+    const Instance &instance, const Conflicts &conflicts,
+    llvm::ArrayRef<uint32_t> rank, llvm::MutableArrayRef<int64_t> offsets,
+    int64_t cutoff = std::numeric_limits<int64_t>::max());
 
 /// Result of the branch-and-bound search.
 struct SearchResult {

@@ -16,6 +16,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <tuple>
 
 using namespace helia::planner;
 
@@ -319,6 +320,90 @@ TEST(Planner, ConflictGraphPlacesAsTheIndex) {
             placeInOrder(instance, order, fit, viaGraph, &*conflicts);
         EXPECT_EQ(peakIndex, peakGraph) << "iteration " << iteration;
         EXPECT_EQ(viaIndex, viaGraph) << "iteration " << iteration;
+      }
+    }
+  }
+}
+
+/// The skyline greedy as one queue of every entry (the definition that
+/// placeLowestFirst must place as).
+static std::vector<int64_t>
+placeLowestFirstReference(const helia::planner::detail::Instance &instance,
+                          const helia::planner::detail::Conflicts &conflicts,
+                          llvm::ArrayRef<uint32_t> rank) {
+  using Entry = std::tuple<int64_t, uint32_t, uint32_t>;
+  const auto &items = instance.items;
+  std::vector<Entry> queue;
+  for (uint32_t i = 0; i < items.size(); ++i)
+    queue.push_back({0, rank[i], i});
+  std::vector<int64_t> minOffset(items.size(), 0), offsets(items.size(), -1);
+  std::vector<bool> placed(items.size(), false);
+  while (!queue.empty()) {
+    auto lowest = std::min_element(queue.begin(), queue.end());
+    auto [offset, r, i] = *lowest;
+    queue.erase(lowest);
+    if (placed[i] || offset != minOffset[i])
+      continue;
+    placed[i] = true;
+    offsets[i] = offset;
+    for (uint32_t other : conflicts.of(i)) {
+      int64_t bound = helia::planner::detail::alignTo(
+          offset + items[i].size, items[other].alignment);
+      if (!placed[other] && bound > minOffset[other]) {
+        minOffset[other] = bound;
+        queue.push_back({bound, rank[other], other});
+      }
+    }
+  }
+  return offsets;
+}
+
+TEST(Planner, GreedyRunsStopOnlyAtTheCutoff) {
+  // The portfolio cuts a greedy run once its peak reaches the best one's: a
+  // run under the cutoff must place exactly as an uncut one, and a cut run
+  // must never report a peak below the cutoff. The skyline greedy places as
+  // its one-queue definition.
+  using namespace helia::planner::detail;
+  std::mt19937_64 rng(17);
+  for (int iteration = 0; iteration < 40; ++iteration) {
+    std::vector<Buffer> buffers;
+    size_t count = 20 + rng() % 300;
+    for (size_t i = 0; i < count; ++i) {
+      int64_t first = rng() % 150;
+      int64_t length = rng() % 10 == 0 ? rng() % 80 : rng() % 5;
+      Buffer buffer =
+          makeBuffer(i, 16 * (1 + rng() % 9), first, first + length);
+      buffer.alignment = rng() % 3 == 0 ? 32 : 16;
+      buffers.push_back(buffer);
+    }
+    Instance instance = buildInstance(buffers);
+    std::optional<Conflicts> conflicts =
+        buildConflicts(instance, std::numeric_limits<size_t>::max());
+    ASSERT_TRUE(conflicts.has_value());
+    std::vector<uint32_t> order =
+        makeOrder(instance, OrderKey::Area, computeKeys(instance));
+    std::vector<uint32_t> rank(order.size());
+    for (auto [position, item] : llvm::enumerate(order))
+      rank[item] = position;
+    std::vector<int64_t> full(instance.items.size());
+    int64_t skyline = placeLowestFirst(instance, *conflicts, rank, full);
+    EXPECT_EQ(full, placeLowestFirstReference(instance, *conflicts, rank))
+        << "iteration " << iteration;
+    std::vector<int64_t> cut(instance.items.size());
+    EXPECT_EQ(placeLowestFirst(instance, *conflicts, rank, cut, skyline + 1),
+              skyline);
+    EXPECT_EQ(cut, full);
+    EXPECT_GE(placeLowestFirst(instance, *conflicts, rank, cut, skyline / 2),
+              skyline / 2);
+    for (Fit fit : {Fit::First, Fit::Best}) {
+      int64_t peak = placeInOrder(instance, order, fit, full);
+      for (const Conflicts *graph : {(const Conflicts *)nullptr,
+                                     (const Conflicts *)&*conflicts}) {
+        EXPECT_EQ(placeInOrder(instance, order, fit, cut, graph, peak + 1),
+                  peak);
+        EXPECT_EQ(cut, full) << "iteration " << iteration;
+        EXPECT_GE(placeInOrder(instance, order, fit, cut, graph, peak / 2),
+                  peak / 2);
       }
     }
   }

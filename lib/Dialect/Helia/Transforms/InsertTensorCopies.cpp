@@ -268,6 +268,18 @@ static void hoistNestedStorage(FunctionOpInterface func) {
 static LogicalResult
 analyzeAndInsertCopies(ModuleOp module, ArrayRef<FunctionOpInterface> planned,
                        const bufferization::OneShotBufferizationOptions &options) {
+  // If the only bufferizable ops are functions, returns, constants and empty
+  // tensors, no op writes a tensor: no conflict, no copy. Skip the analysis.
+  if (!module.walk([&](Operation *op) {
+        bool writesNothing =
+            !options.dynCastBufferizableOp(op) ||
+            isa<FunctionOpInterface, tensor::EmptyOp>(op) ||
+            (op->hasTrait<OpTrait::ConstantLike>() && !op->getNumOperands()) ||
+            (op->hasTrait<OpTrait::ReturnLike>() &&
+             isa<FunctionOpInterface>(op->getParentOp()));
+        return writesNothing ? WalkResult::advance() : WalkResult::interrupt();
+      }).wasInterrupted())
+    return success();
   bufferization::OneShotAnalysisState state(module, options);
   if (failed(bufferization::analyzeModuleOp(module, state)))
     return failure();
