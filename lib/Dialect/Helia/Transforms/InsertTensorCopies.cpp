@@ -11,6 +11,7 @@
 #include "LayoutCopies.h"
 #include "LoopStorage.h"
 #include "RegionCopies.h"
+#include "helia/Dialect/Helia/Analysis/BufferOwners.h"
 #include "helia/Dialect/Helia/Analysis/Bufferization.h"
 #include "helia/Dialect/Helia/Analysis/Functions.h"
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
@@ -99,46 +100,13 @@ static void copyNestedCallResults(FunctionOpInterface func) {
   }
 }
 
-/// True when a write into `value` must go to a copy because `value` may
-/// be the result of a branch: it is, or bufferizes into, the result of an
-/// `scf.if` (or another op whose regions run at most once), even one whose
-/// branches all yield the same owner (collectBufferOwners, which
-/// helia-materialize-slots asks, would call that one buffer). Copy insertion
-/// keeps this coarser rule: with the finer one, twelve of 2,000 programs of
-/// the differential fuzzer (`--control-flow 2`: seeds 460, 625, 733, ...)
-/// are refused later as writes out of place.
-static bool mayBeBranchResult(Value value,
-                              const bufferization::AnalysisState &state) {
-  SmallVector<Value> worklist{value};
-  DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (!visited.insert(next).second)
-      continue;
-    // A loop's iter_arg is its init's buffer, and a loop writes into its
-    // init: that write gets the copy when the init may be several buffers.
-    if (isa<BlockArgument>(next))
-      continue;
-    Operation *op = next.getDefiningOp();
-    if (isa<RegionBranchOpInterface>(op) && !isa<LoopLikeOpInterface>(op))
-      return true;
-    // A call's results are buffers of their own (helia's caller copies
-    // them); what a call aliases is only known to the module analysis.
-    if (isa<CallOpInterface>(op) ||
-        !state.getOptions().dynCastBufferizableOp(op))
-      continue;
-    for (const bufferization::AliasingOpOperand &alias :
-         state.getAliasingOpOperands(next))
-      worklist.push_back(alias.opOperand->get());
-  }
-  return false;
-}
-
-/// A value that may be stored in several buffers owns no storage of its own
-/// (BufferAnalysis): an op that writes into it writes into a copy, a buffer
-/// the planner counts, rather than into whichever buffer it is at run time.
-/// (One-Shot Analysis would decide that write itself; a decision made can
-/// only be explicit beforehand.)
+/// A value that may be stored in several buffers (mayBeSeveralBuffers: an
+/// `scf.if` whose branches yield different buffers) owns no storage of its
+/// own (BufferAnalysis): an op that writes into it writes into a copy, a
+/// buffer the planner counts, rather than into whichever buffer it is at run
+/// time. (One-Shot Analysis would decide that write itself; a decision made
+/// can only be explicit beforehand.) Asked twice: before the analysis, and
+/// once the copies of the analysis have their top-level storage.
 static LogicalResult
 copyWritesIntoSeveralBuffers(FunctionOpInterface func,
                              const bufferization::AnalysisState &state) {
@@ -155,7 +123,7 @@ copyWritesIntoSeveralBuffers(FunctionOpInterface func,
       if (isa<RankedTensorType>(operand.get().getType()) &&
           state.bufferizesToMemoryWrite(operand) &&
           !bufferizable.mustBufferizeInPlace(operand, state) &&
-          mayBeBranchResult(operand.get(), state))
+          mayBeSeveralBuffers(operand.get(), state))
         writes.push_back({&operand, state.bufferizesToMemoryRead(operand)});
   });
   bufferization::BufferizationState bufferizationState;
@@ -375,6 +343,15 @@ void HeliaInsertTensorCopies::runOnOperation() {
   bufferization::OneShotAnalysisState aliases(module, options);
   for (FunctionOpInterface func : planned)
     hoistRegionStorage(func, aliases);
+  // The copies made since (of loop inits in branches, hoisted into top-level
+  // tensors of their own) may have made a value several buffers that was one
+  // when first asked: a write into it gets its copy now.
+  {
+    bufferization::OneShotAnalysisState stored(module, options);
+    for (FunctionOpInterface func : planned)
+      if (failed(copyWritesIntoSeveralBuffers(func, stored)))
+        return signalPassFailure();
+  }
   for (FunctionOpInterface func : planned)
     copyUncollapsibleSources(func, options);
   for (FunctionOpInterface func : planned)
