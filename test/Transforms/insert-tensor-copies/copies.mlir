@@ -149,3 +149,52 @@ func.func @loop_init_read_by_call(%c: i1, %a: tensor<4xf32>, %b: tensor<4xf32>) 
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// An scf.if result is one buffer when first asked (both branches carry %a
+// through a loop), but the loops in the branches write into their inits,
+// and the copies of %a they get move to a top-level tensor each: the
+// result is then one of two buffers, and the loop that writes into it (while
+// reading %a) writes into a copy. (Seed 460 of the differential fuzzer,
+// --control-flow 2, reduced.)
+// CHECK-LABEL: func.func @several_after_copies(
+// CHECK: %[[A:.*]] = linalg.add
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[R:.*]] = scf.if
+// CHECK: linalg.copy ins(%[[A]] : tensor<4xf32>) outs(%[[E1]] : tensor<4xf32>)
+// CHECK: scf.for
+// CHECK: } else {
+// CHECK: linalg.copy ins(%[[A]] : tensor<4xf32>) outs(%[[E2]] : tensor<4xf32>)
+// CHECK: scf.while
+// CHECK: %[[D:.*]] = bufferization.alloc_tensor() copy(%[[R]]) : tensor<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[D]])
+// CHECK: linalg.add ins(%[[ACC]], %[[A]] : tensor<4xf32>, tensor<4xf32>) outs(%[[ACC]] : tensor<4xf32>)
+func.func @several_after_copies(%x: tensor<4xf32>, %c: i1, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = scf.if %c -> tensor<4xf32> {
+    %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<4xf32> {
+      scf.yield %acc : tensor<4xf32>
+    }
+    scf.yield %l : tensor<4xf32>
+  } else {
+    %w:2 = scf.while (%j = %c0, %acc = %a) : (index, tensor<4xf32>) -> (index, tensor<4xf32>) {
+      %p = arith.cmpi slt, %j, %n : index
+      scf.condition(%p) %j, %acc : index, tensor<4xf32>
+    } do {
+    ^bb0(%j: index, %acc: tensor<4xf32>):
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %j1, %acc : index, tensor<4xf32>
+    }
+    scf.yield %w#1 : tensor<4xf32>
+  }
+  %o = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> tensor<4xf32> {
+    %t = linalg.add ins(%acc, %a : tensor<4xf32>, tensor<4xf32>) outs(%acc : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  }
+  return %o : tensor<4xf32>
+}

@@ -25,6 +25,7 @@
 #define HELIA_DIALECT_HELIA_ANALYSIS_BUFFERANALYSIS_H
 
 #include "helia/Dialect/Helia/Analysis/Tensors.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -77,6 +78,21 @@ public:
   }
 
 private:
+  /// The steps of the body's ops (numbered in program order from 1).
+  void numberSteps();
+  /// Checks each `helia.in_place` mark of the body (with `options`, the
+  /// lowering's bufferization) and collects the marked ops.
+  LogicalResult
+  checkInPlaceMarks(const bufferization::BufferizationOptions &options,
+                    SmallVectorImpl<Operation *> &inPlaceOps);
+  /// One buffer per root of `storage` (each tensor's root tensors), its
+  /// members, and the buffers each tensor that owns no storage may be.
+  void groupBuffers(ArrayRef<SmallVector<unsigned, 2>> storage);
+  /// Each buffer's lifetime and read steps, over every tensor it may hold.
+  void computeLifetimes();
+  /// Checks that each marked op's operand buffer is not read after it.
+  LogicalResult checkInPlaceReads(ArrayRef<Operation *> inPlaceOps) const;
+
   FunctionOpInterface func;
   SmallVector<TensorInfo> tensors;
   SmallVector<BufferInfo> buffers;
