@@ -42,10 +42,6 @@ Value mlir::helia::tflite::buildElementwise(OpBuilder &b, Location loc, RankedTe
   return generic.getResult(0);
 }
 
-bool mlir::helia::tflite::isQuantizedInt(Type type) {
-  return type.isInteger(8) || type.isInteger(16);
-}
-
 LogicalResult mlir::helia::tflite::checkOneQuantization(OpContext &ctx) {
   const TensorQuant &qi = ctx.getInputQuant(0), &qo = ctx.getOutputQuant();
   if (!qi.isQuantized() || qi.isPerChannel())

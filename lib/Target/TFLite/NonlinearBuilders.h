@@ -148,9 +148,6 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType outType,
                        ValueRange inputs,
                        function_ref<Value(FixedPointBuilder &, ValueRange)> body);
 
-/// int8 or int16: the element types of TFLite's quantized kernels here.
-bool isQuantizedInt(Type type);
-
 /// Input 0 and the output have one scale and zero point each.
 LogicalResult checkOneQuantization(OpContext &ctx);
 
