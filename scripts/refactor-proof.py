@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Proves a refactoring changed no output: runs two helia-opt binaries on
-every input and compares what they print and write, byte for byte.
+"""Proves a refactoring changed no output: runs two builds of helia's tools
+(helia-opt, helia-translate) on every input and compares what they print and
+write, byte for byte.
 
-  refactor-proof.py --before OLD/helia-opt --after NEW/helia-opt
+  refactor-proof.py [--before OLD/helia-opt --after NEW/helia-opt]
+                    [--before-translate OLD/helia-translate
+                     --after-translate NEW/helia-translate]
                     [--root .] [--bench ../shared/bench] [-j 2] [-v]
 
-Two kinds of runs (docs/RefactorProof.md):
+Three kinds of runs (docs/RefactorProof.md):
 
-1. Pipelines. Every .mlir file under test/ and examples/ and every bench
-   model (<bench>/models/*.mlir) goes through
+1. Pipelines (helia-opt). Every .mlir file under test/ and examples/ and
+   every bench model (<bench>/models/*.mlir) goes through
      lower     --helia-memory-pipeline (planning and lowering, the default)
      plan      --helia-memory-pipeline="lower=false plan-json=- plan-report=-
                 plan-svg=-" (the printed IR followed by the JSON plan, the
@@ -17,23 +20,27 @@ Two kinds of runs (docs/RefactorProof.md):
                 helia-memory-pipeline{lower=true lower-copies=true}
    with --allow-unregistered-dialect (imported tfl.* graphs), and
    --split-input-file for files made of `// -----` chunks.
-2. RUN lines. Every lit test under test/ (.mlir and .test files) has its RUN
-   lines replayed in order: the helia-opt stages of each pipeline (a leading
-   prefix of `|`-separated stages that are helia-opt, `not helia-opt`, or
-   input preparation such as `sed`/`cat`) run with the binary under test;
-   preparation commands (echo, split-file, rm, mkdir, cp, printf, sed, cat,
-   and python3 writing its output to a file: the generators of inputs) run
-   as written; checkers and other tools (FileCheck, python3, mlir-runner,
-   helia-plan, compilers) are skipped, as are lines that need a substitution
-   other than %s, %S, %p, %t, %T, %helia_src, %python, %bench and those the
-   lit.local.cfg files define (%{tosa}, %{to_llvm}, ...). `a && b` runs as
-   two commands; `ulimit` is dropped.
+2. Imports (helia-translate). Every .tflite file under <bench>/tflite and
+   every model of bench/tflite/ops.py (refactor_proof_tflite.py) goes
+   through --import-tflite, without and with --tflite-persistent-variables.
+3. RUN lines (refactor_proof_lit.py). Every lit test under test/ (.mlir and
+   .test files) has its RUN lines replayed in order: the stages of each
+   pipeline up to the last tool under test (helia-opt, helia-translate,
+   `not` dropped, or input preparation such as `sed`/`cat`) run with the
+   binaries under test; preparation commands (echo, split-file, rm, mkdir,
+   cp, printf, sed, cat, head, flatc, `cd`, a `for` loop over one of them,
+   and python3 writing its output to a file) run as written; checkers and
+   other tools (FileCheck, python3, mlir-runner, helia-plan, compilers) are
+   skipped, as are lines that need a substitution other than %s, %S, %p,
+   %t, %T, %helia_src, %python, %bench and those the lit.local.cfg files
+   define (%{tosa}, %{to_llvm}, ...). `a && b` runs as two commands;
+   `ulimit` is dropped.
 
-Each run records exit status, stdout and stderr of every helia-opt command
-and every file the commands wrote (the run's scratch directory, at the same
-path for both binaries, so that paths in diagnostics agree). A run is
-identical when all of that is byte-identical; a run that fails in both
-binaries with identical output counts as identical (and is counted as
+Each run records exit status, stdout and stderr of every command of a tool
+under test and every file the commands wrote (the run's scratch directory,
+at the same path for both binaries, so that paths in diagnostics agree). A
+run is identical when all of that is byte-identical; a run that fails in
+both binaries with identical output counts as identical (and is counted as
 "fails in both"). A run that differs is repeated with the old binary: if the
 old binary does not repeat its own output, the run is "unstable" (listed, not
 counted as identical, not a failure). Exits 1 if any run differs, 2 on bad
@@ -53,19 +60,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import llvm_prefix  # noqa: E402  (scripts/llvm_prefix.py)
+from refactor_proof_lit import run_line_jobs, stage_tool  # noqa: E402
+from refactor_proof_tflite import (bench_models, import_jobs,  # noqa: E402
+                                   ops_models)
 
 TIMEOUT = 900  # seconds per command
 RERUNS = 8  # runs of the old binary that tell a difference from noise
-
-# Commands that only prepare inputs: run as written.
-PREPARE = {"echo", "split-file", "rm", "mkdir", "cp", "printf", "touch", "sed",
-           "cat"}
-# A Python script whose output goes to a file generates an input.
-PYTHON = {"python3", "python"}
-# Stages that may feed helia-opt inside a pipeline.
-FEEDERS = {"sed", "cat", "echo", "printf"}
-KNOWN_SUBSTITUTIONS = ("%helia_src", "%python", "%bench", "%s", "%S", "%p",
-                       "%t", "%T")
 
 PIPELINE_CONFIGS = [
     ("lower", ["--helia-memory-pipeline"]),
@@ -76,122 +76,6 @@ TOSA_CONFIG = ("tosa", [
     "--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named, "
     "tosa-to-linalg, tosa-to-arith, tosa-to-tensor), "
     "helia-memory-pipeline{lower=true lower-copies=true})"])
-
-
-def run_lines(path):
-    """The RUN lines of a lit test, continuation lines joined."""
-    commands, current = [], ""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = re.search(r"\bRUN:(.*)$", line)
-            if not m:
-                continue
-            text = m.group(1).rstrip()
-            if text.endswith("\\"):
-                current += text[:-1] + " "
-                continue
-            commands.append((current + text).strip())
-            current = ""
-    if current:
-        commands.append(current.strip())
-    return commands
-
-
-class LocalConfig:
-    """What a lit.local.cfg sees as `config`: the attributes the project's
-    files read, and a placeholder for any other (only substitutions matter
-    here)."""
-
-    def __init__(self, root, bench):
-        self.substitutions = []
-        self.available_features = set()
-        self.helia_src_root = root
-        self.bench_dir = bench
-        self.llvm_lib_dir = llvm_prefix.LIB_DIR
-        self.llvm_tools_dir = llvm_prefix.BIN_DIR
-
-    def __getattr__(self, name):
-        return ""
-
-
-_local_substitutions = {}
-
-
-def local_substitutions(directory, root, bench):
-    """The substitutions the lit.local.cfg files from test/ down to
-    `directory` define, in definition order."""
-    if directory not in _local_substitutions:
-        top = os.path.join(root, "test")
-        parent = os.path.dirname(directory)
-        inherited = ([] if os.path.samefile(directory, top) or parent == directory
-                     else local_substitutions(parent, root, bench))
-        config = LocalConfig(root, bench)
-        config.substitutions = list(inherited)
-        local = os.path.join(directory, "lit.local.cfg")
-        if os.path.exists(local):
-            # A file that needs more of lit than LocalConfig offers (a build
-            # directory) adds nothing: its tests' lines that use its
-            # substitutions are skipped.
-            try:
-                with open(local, encoding="utf-8") as f:
-                    exec(compile(f.read(), local, "exec"),
-                         {"config": config, "lit_config": None})
-            except Exception:
-                config.substitutions = list(inherited)
-        _local_substitutions[directory] = config.substitutions
-    return _local_substitutions[directory]
-
-
-def substitute(command, test, root, bench, tmp):
-    """lit's substitutions for the replay, or None for unknown ones."""
-    test_dir = os.path.dirname(test)
-    out_dir = os.path.join(tmp, "Output")
-    t = os.path.join(out_dir, os.path.basename(test) + ".tmp")
-    # As lit: the configuration's substitutions first, then the defaults.
-    for key, value in local_substitutions(test_dir, root, bench):
-        command = command.replace(key, value)
-    mapping = {"%helia_src": root, "%python": "python3", "%bench": bench,
-               "%s": test,
-               "%S": test_dir, "%p": test_dir, "%t": t, "%T": out_dir}
-    pattern = re.compile("|".join(re.escape(k) for k in KNOWN_SUBSTITUTIONS))
-    result = pattern.sub(lambda m: mapping[m.group(0)], command)
-    # Any `%name` or `%{` left is a substitution (or a lit `%if`) this
-    # replay does not know.
-    if re.search(r"%[A-Za-z_{]", result):
-        return None
-    return result
-
-
-def stage_tool(stage):
-    words = stage.split()
-    if words and words[0] == "not":
-        words = words[1:]
-    return words[0] if words else ""
-
-
-def plan_command(command, helia_opt):
-    """The shell command to run for a RUN line (helia-opt replaced by the
-    binary under test), whether it is a recorded helia-opt run, or None to
-    skip the line."""
-    stages = [s.strip() for s in re.split(r"\s\|\s", command)]
-    tools = [stage_tool(s) for s in stages]
-    if "helia-opt" not in tools:
-        if len(stages) == 1 and (tools[0] in PREPARE or (
-                tools[0] in PYTHON and re.search(r"\s>\s*\S", command))):
-            return command, False
-        return None
-    last = max(i for i, tool in enumerate(tools) if tool == "helia-opt")
-    kept = []
-    for stage, tool in zip(stages[:last + 1], tools[:last + 1]):
-        if tool == "helia-opt":
-            words = stage.split(None, 1)
-            if words[0] == "not":  # the exit status is recorded instead
-                stage = words[1]
-            stage = shlex.quote(helia_opt) + stage[len("helia-opt"):]
-        elif tool not in FEEDERS:
-            return None
-        kept.append(stage)
-    return " | ".join(kept), True
 
 
 def snapshot(directory):
@@ -205,18 +89,25 @@ def snapshot(directory):
 
 
 def execute(shell_commands, tmp, cwd):
-    """Runs the commands in a fresh `tmp`; returns the outputs."""
+    """Runs the commands in a fresh `tmp`; returns the outputs. `cd DIR`
+    changes the directory of the commands after it, as in lit's shell."""
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(os.path.join(tmp, "Output"))
     outputs = {}
+    # As lit.cfg.py: LLVM's tools (split-file, not, ...) are on PATH.
+    env = dict(os.environ, PATH=os.environ.get("PATH", "") + os.pathsep
+               + llvm_prefix.BIN_DIR)
     for index, (command, recorded) in enumerate(shell_commands):
+        if stage_tool(command) == "cd":
+            cwd = os.path.join(cwd, command.split(None, 1)[1].strip())
+            continue
         try:
             proc = subprocess.run(["bash", "-o", "pipefail", "-c", command],
-                                  cwd=cwd, capture_output=True,
+                                  cwd=cwd, env=env, capture_output=True,
                                   timeout=TIMEOUT)
             rc, out, err = proc.returncode, proc.stdout, proc.stderr
-        except subprocess.TimeoutExpired:
-            rc, out, err = "timeout", b"", b""
+        except (subprocess.TimeoutExpired, OSError) as e:
+            rc, out, err = type(e).__name__, b"", b""
         if recorded:
             outputs[f"command {index + 1}: exit status"] = str(rc).encode()
             outputs[f"command {index + 1}: stdout"] = out
@@ -251,14 +142,14 @@ def compare(job, args, scratch):
     """Runs one job with both binaries; returns (name, status, details)."""
     name, make_commands = job
     tmp = os.path.join(scratch, re.sub(r"[^A-Za-z0-9_.-]", "_", name))
-    def run(binary):
-        commands = make_commands(binary, tmp)
+    def run(side):
+        commands = make_commands(args.tools[side], tmp)
         return execute(commands, tmp, args.root) if commands else None
 
-    before = run(args.before)
+    before = run("before")
     if before is None:
         return name, "skipped", ""
-    after = run(args.after)
+    after = run("after")
     if args.ignore_lines:
         before, after = ignore_lines(before, args), ignore_lines(after, args)
     if before == after:
@@ -269,7 +160,7 @@ def compare(job, args, scratch):
     # A run whose old binary does not repeat its own output (upstream passes
     # that order by pointer, say) proves nothing either way.
     for _ in range(RERUNS):
-        if ignore_lines(run(args.before), args) != before:
+        if ignore_lines(run("before"), args) != before:
             shutil.rmtree(tmp, ignore_errors=True)
             return name, "unstable", ""
     shutil.rmtree(tmp, ignore_errors=True)
@@ -296,46 +187,20 @@ def pipeline_jobs(inputs):
         if "tosa." in text:
             configs.append(TOSA_CONFIG)
         for config, flags in configs:
-            def make(binary, tmp, path=path, flags=flags):
-                argv = [binary, path, "--allow-unregistered-dialect",
+            def make(tools, tmp, path=path, flags=flags):
+                argv = [tools["helia-opt"], path, "--allow-unregistered-dialect",
                         *split, *flags]
                 return [(shlex.join(argv), True)]
             jobs.append((f"{config}: {path}", make))
     return jobs
 
 
-def run_line_jobs(tests, args):
-    jobs = []
-    for test in tests:
-        lines = run_lines(test)
-        if not any("helia-opt" in line for line in lines):
-            continue
-
-        def make(binary, tmp, test=test, lines=lines):
-            commands = []
-            for line in lines:
-                command = substitute(line, test, args.root, args.bench, tmp)
-                if command is None:
-                    continue
-                # `a && b` runs as two commands; `ulimit -t N` (a time limit
-                # for the test) is dropped, the replay has its own.
-                for part in re.split(r"\s&&\s", command):
-                    if stage_tool(part) == "ulimit":
-                        continue
-                    planned = plan_command(part, binary)
-                    if planned:
-                        commands.append(planned)
-            if not any(recorded for _, recorded in commands):
-                return []
-            return commands
-        jobs.append((f"run-lines: {test}", make))
-    return jobs
-
-
-def main():
+def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", required=True)
-    parser.add_argument("--after", required=True)
+    for tool, flag in (("helia-opt", ""), ("helia-translate", "-translate")):
+        for side in ("before", "after"):
+            parser.add_argument(f"--{side}{flag}",
+                                help=f"the {tool} binary {side} the change")
     parser.add_argument("--root", default=os.path.dirname(
         os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--bench", default=None,
@@ -352,12 +217,27 @@ def main():
     args.root = os.path.abspath(args.root)
     args.bench = os.path.abspath(args.bench or os.path.join(
         args.root, "..", "shared", "bench"))
-    for binary in ("before", "after"):
-        path = os.path.abspath(getattr(args, binary))
-        if not os.access(path, os.X_OK):
-            parser.error(f"--{binary} {path} is not an executable")
-        setattr(args, binary, path)
+    # The tools under test, per side: helia-opt and/or helia-translate.
+    args.tools = {"before": {}, "after": {}}
+    for tool, flag in (("helia-opt", ""), ("helia-translate", "_translate")):
+        paths = [getattr(args, side + flag) for side in ("before", "after")]
+        if paths.count(None) == 1:
+            parser.error(f"{tool}: give both the binary before and after")
+        for side, path in zip(("before", "after"), paths):
+            if path is None:
+                continue
+            path = os.path.abspath(path)
+            if not os.access(path, os.X_OK):
+                parser.error(f"{tool} {side}: {path} is not an executable")
+            args.tools[side][tool] = path
+    if not args.tools["before"]:
+        parser.error("give --before/--after (helia-opt) and/or "
+                     "--before-translate/--after-translate")
+    return args
 
+
+def collect_jobs(args, scratch):
+    """The runs, and a line that counts their inputs."""
     def files(directory, suffixes):
         found = []
         for base, dirs, names in os.walk(os.path.join(args.root, directory)):
@@ -366,22 +246,41 @@ def main():
                       if n.endswith(suffixes)]
         return found
 
-    models_dir = os.path.join(args.bench, "models")
-    models = sorted(os.path.join(models_dir, n) for n in os.listdir(models_dir)
-                    if n.endswith(".mlir")) if os.path.isdir(models_dir) else []
-    if not models:
-        print(f"warning: no bench models in {models_dir}", file=sys.stderr)
-    inputs = models + files("examples", (".mlir",)) + files("test", (".mlir",))
-    jobs = pipeline_jobs(inputs) + run_line_jobs(
-        files("test", (".mlir", ".test")), args)
+    tools = args.tools["before"]
+    jobs, inputs = [], []
+    if "helia-opt" in tools:
+        models_dir = os.path.join(args.bench, "models")
+        models = sorted(os.path.join(models_dir, n)
+                        for n in os.listdir(models_dir)
+                        if n.endswith(".mlir")) if os.path.isdir(models_dir) \
+            else []
+        if not models:
+            print(f"warning: no bench models in {models_dir}", file=sys.stderr)
+        others = files("examples", (".mlir",)) + files("test", (".mlir",))
+        jobs += pipeline_jobs(models + others)
+        inputs.append(f"{len(models)} bench models, {len(others)} other "
+                      ".mlir inputs")
+    if "helia-translate" in tools:
+        bench = bench_models(args.bench)
+        ops = ops_models(args.root, os.path.join(scratch, "ops-models"))
+        jobs += import_jobs(bench + ops)
+        inputs.append(f"{len(bench)} .tflite files under "
+                      f"{os.path.join(args.bench, 'tflite')}, {len(ops)} "
+                      "bench/tflite/ops.py models")
+    jobs += run_line_jobs(files("test", (".mlir", ".test")), args, tools)
     if args.only:
         jobs = [job for job in jobs if re.search(args.only, job[0])]
+    return jobs, ", ".join(inputs)
 
+
+def main():
+    args = parse_args()
     counts = {"identical": 0, "fails in both": 0, "different": 0,
               "unstable": 0, "skipped": 0}
     differences, unstable = [], []
     scratch = tempfile.mkdtemp(prefix="refactor-proof.")
     try:
+        jobs, inputs = collect_jobs(args, scratch)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             for name, status, details in pool.map(
                     lambda job: compare(job, args, scratch), jobs):
@@ -395,16 +294,16 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    print(f"before: {args.before}\nafter:  {args.after}")
+    for side in ("before", "after"):
+        print(f"{side + ':':7} " + ", ".join(args.tools[side].values()))
     if args.ignore_lines:
         print(f"ignoring lines that match {args.ignore_lines!r}")
-    print(f"{len(models)} bench models, {len(inputs) - len(models)} other "
-          f".mlir inputs, {len(jobs)} runs")
+    print(f"{inputs}, {len(jobs)} runs")
     print(f"{counts['identical'] + counts['fails in both']} identical "
           f"({counts['fails in both']} of them fail identically in both), "
           f"{counts['different']} different, {counts['unstable']} unstable "
           f"(the old binary does not repeat its own output), "
-          f"{counts['skipped']} skipped (no helia-opt command to replay)")
+          f"{counts['skipped']} skipped (no command to replay)")
     for name in unstable:
         print(f"UNSTABLE: {name}")
     for name, details in differences:

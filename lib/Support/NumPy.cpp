@@ -144,10 +144,20 @@ static llvm::Expected<DType> parseDescr(StringRef descr, bool &swap) {
   return dtype;
 }
 
-llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
-  auto fail = [&](const llvm::Twine &what) {
-    return error("array '" + name + "': " + what);
-  };
+namespace {
+/// The fields of an .npy header dict.
+struct NpyHeader {
+  std::string descr;
+  bool fortran = false;
+  llvm::SmallVector<int64_t> shape;
+};
+} // namespace
+
+/// The magic string and format version: the header dict's text and the
+/// payload after it, or `fail`'s error.
+template <typename Fail>
+static llvm::Error splitNpy(StringRef bytes, Fail &fail, StringRef &header,
+                            StringRef &payload) {
   if (!bytes.starts_with("\x93NUMPY"))
     return fail("not an .npy file (no \\x93NUMPY magic)");
   if (bytes.size() < 10)
@@ -169,10 +179,16 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
   }
   if (headerLength > bytes.size() - headerStart)
     return fail("the .npy header runs past the end of the file");
-  StringRef header = bytes.substr(headerStart, headerLength);
-  StringRef payload = bytes.drop_front(headerStart + headerLength);
+  header = bytes.substr(headerStart, headerLength);
+  payload = bytes.drop_front(headerStart + headerLength);
+  return llvm::Error::success();
+}
 
-  // {'descr': '<i1', 'fortran_order': False, 'shape': (3, 4), }
+/// The header dict's fields, each once, all three:
+///   {'descr': '<i1', 'fortran_order': False, 'shape': (3, 4), }
+template <typename Fail>
+static llvm::Error parseNpyHeader(StringRef header, Fail &fail,
+                                  NpyHeader &fields) {
   HeaderLexer lex(header);
   std::optional<std::string> descr;
   std::optional<bool> fortran;
@@ -221,19 +237,17 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
   }
   if (!descr || !fortran || !shape)
     return malformed("it needs 'descr', 'fortran_order' and 'shape'");
-  if (*fortran)
-    return fail("is stored in Fortran order; save "
-                "np.ascontiguousarray(a) instead");
+  fields.descr = std::move(*descr);
+  fields.fortran = *fortran;
+  fields.shape = std::move(*shape);
+  return llvm::Error::success();
+}
 
-  bool swap = false;
-  llvm::Expected<DType> dtype = parseDescr(*descr, swap);
-  if (!dtype)
-    return fail(llvm::toString(dtype.takeError()));
-
-  Array array;
-  array.name = name.str();
-  array.dtype = *dtype;
-  array.shape = std::move(*shape);
+/// The payload of `array` (dtype and shape set): exactly the bytes its
+/// shape needs, in native byte order.
+template <typename Fail>
+static llvm::Error readNpyPayload(StringRef payload, bool swap, Fail &fail,
+                                  Array &array) {
   // The element count, without overflow: the data must hold it exactly.
   uint64_t expected = array.dtype.bytes;
   for (int64_t dim : array.shape)
@@ -250,6 +264,34 @@ llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
     for (size_t i = 0; i < array.data.size(); i += array.dtype.bytes)
       std::reverse(array.data.begin() + i,
                    array.data.begin() + i + array.dtype.bytes);
+  return llvm::Error::success();
+}
+
+llvm::Expected<Array> helia::numpy::parseNpy(StringRef bytes, StringRef name) {
+  auto fail = [&](const llvm::Twine &what) {
+    return error("array '" + name + "': " + what);
+  };
+  StringRef header, payload;
+  if (llvm::Error err = splitNpy(bytes, fail, header, payload))
+    return std::move(err);
+  NpyHeader fields;
+  if (llvm::Error err = parseNpyHeader(header, fail, fields))
+    return std::move(err);
+  if (fields.fortran)
+    return fail("is stored in Fortran order; save "
+                "np.ascontiguousarray(a) instead");
+
+  bool swap = false;
+  llvm::Expected<DType> dtype = parseDescr(fields.descr, swap);
+  if (!dtype)
+    return fail(llvm::toString(dtype.takeError()));
+
+  Array array;
+  array.name = name.str();
+  array.dtype = *dtype;
+  array.shape = std::move(fields.shape);
+  if (llvm::Error err = readNpyPayload(payload, swap, fail, array))
+    return std::move(err);
   return array;
 }
 

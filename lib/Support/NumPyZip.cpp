@@ -136,11 +136,17 @@ static llvm::Error readZip64Extra(StringRef extra, Member &member,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
-  Reader r(bytes);
-  if (bytes.starts_with("\x93NUMPY"))
-    return error("is an .npy file, not an .npz archive; save the arrays with "
-                 "np.savez(path, input_0=..., output_0=...)");
+namespace {
+/// Where the central directory lies, and how many entries it holds.
+struct Directory {
+  uint64_t entries, size, offset;
+};
+} // namespace
+
+/// Finds the end-of-central-directory record (and the zip64 record it
+/// points at) and checks that the directory lies inside the file.
+static llvm::Expected<Directory> findDirectory(const Reader &r,
+                                              StringRef bytes) {
   // The end-of-central-directory record: 22 bytes and a comment of up to
   // 64 KiB at the end.
   constexpr uint64_t kEocd = 22;
@@ -158,55 +164,107 @@ llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
     return error("is not a zip archive (no end of central directory record)");
   if (r.u16(*eocd + 4) != 0 || r.u16(*eocd + 6) != 0)
     return error("is a multi-part zip archive, which is not supported");
-  uint64_t entries = r.u16(*eocd + 10);
-  uint64_t directorySize = r.u32(*eocd + 12);
-  uint64_t directoryOffset = r.u32(*eocd + 16);
-  if (entries == 0xffff || directorySize == 0xffffffff ||
-      directoryOffset == 0xffffffff) {
+  Directory d{r.u16(*eocd + 10), r.u32(*eocd + 12), r.u32(*eocd + 16)};
+  if (d.entries == 0xffff || d.size == 0xffffffff || d.offset == 0xffffffff) {
     // zip64: a locator right before the record points at the zip64 record.
     if (*eocd < 20 || r.u32(*eocd - 20) != 0x07064b50)
       return error("its zip64 end of central directory locator is missing");
     uint64_t record = r.u64(*eocd - 20 + 8);
     if (!r.has(record, 56) || r.u32(record) != 0x06064b50)
       return error("its zip64 end of central directory record is missing");
-    entries = r.u64(record + 32);
-    directorySize = r.u64(record + 40);
-    directoryOffset = r.u64(record + 48);
+    d.entries = r.u64(record + 32);
+    d.size = r.u64(record + 40);
+    d.offset = r.u64(record + 48);
   }
-  if (!r.has(directoryOffset, directorySize))
+  if (!r.has(d.offset, d.size))
     return error("its central directory lies outside the file");
+  return d;
+}
+
+/// Reads central directory entry `index` at `at` (the directory ends at
+/// `end`) into `member`, sizes from its zip64 field included; `at` moves to
+/// the next entry.
+static llvm::Error readEntry(const Reader &r, uint64_t index, uint64_t &at,
+                             uint64_t end, Member &member) {
+  if (at > end || end - at < 46 || r.u32(at) != 0x02014b50)
+    return error("central directory entry " + llvm::Twine(index) +
+                 " is malformed");
+  member.flags = r.u16(at + 8);
+  member.method = r.u16(at + 10);
+  member.crc = r.u32(at + 16);
+  member.compressedSize = r.u32(at + 20);
+  member.size = r.u32(at + 24);
+  uint64_t nameLength = r.u16(at + 28), extraLength = r.u16(at + 30),
+           commentLength = r.u16(at + 32);
+  member.localOffset = r.u32(at + 42);
+  if (end - at - 46 < nameLength + extraLength + commentLength)
+    return error("central directory entry " + llvm::Twine(index) +
+                 " runs past the directory");
+  member.name = r.slice(at + 46, nameLength).str();
+  if (llvm::Error e = readZip64Extra(
+          r.slice(at + 46 + nameLength, extraLength), member,
+          member.size == 0xffffffff, member.compressedSize == 0xffffffff,
+          member.localOffset == 0xffffffff))
+    return error("member '" + member.name + "': " + llvm::toString(std::move(e)));
+  at += 46 + nameLength + extraLength + commentLength;
+  return llvm::Error::success();
+}
+
+/// The uncompressed bytes of `member`, after its local header, checked
+/// against its sizes and CRC-32; errors through `fail`.
+template <typename Fail>
+static llvm::Error readContent(const Reader &r, const Member &member,
+                               Fail &fail, std::vector<uint8_t> &content) {
+  // The local header repeats the name and may carry other extra fields:
+  // the data starts after its own lengths.
+  uint64_t local = member.localOffset;
+  if (!r.has(local, 30) || r.u32(local) != 0x04034b50)
+    return fail("its local header is missing");
+  uint64_t dataOffset = local + 30 + r.u16(local + 26) + r.u16(local + 28);
+  if (!r.has(dataOffset, member.compressedSize))
+    return fail("its data runs past the end of the file");
+  StringRef stored = r.slice(dataOffset, member.compressedSize);
+
+  if (member.method == 0) {
+    if (member.size != member.compressedSize)
+      return fail("is stored, but its two recorded sizes differ");
+    content.assign(stored.bytes_begin(), stored.bytes_end());
+  } else {
+    // Deflate expands at most 1032:1; a larger claim is corrupt (and
+    // would only exhaust memory).
+    if (member.size / 1032 > member.compressedSize + 1)
+      return fail("records an uncompressed size of " +
+                  llvm::Twine(member.size) + " bytes for " +
+                  llvm::Twine(member.compressedSize) +
+                  " deflated bytes, more than deflate can produce");
+    if (llvm::Error e = inflate(stored, member.size, content))
+      return fail(llvm::toString(std::move(e)));
+  }
+  if (llvm::crc32(content) != member.crc)
+    return fail("its CRC-32 does not match its data (a corrupt archive)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
+  Reader r(bytes);
+  if (bytes.starts_with("\x93NUMPY"))
+    return error("is an .npy file, not an .npz archive; save the arrays with "
+                 "np.savez(path, input_0=..., output_0=...)");
+  llvm::Expected<Directory> directory = findDirectory(r, bytes);
+  if (!directory)
+    return directory.takeError();
 
   std::vector<Array> arrays;
   llvm::StringSet<> names;
-  uint64_t at = directoryOffset, end = directoryOffset + directorySize;
-  for (uint64_t index = 0; index < entries; ++index) {
-    if (at > end || end - at < 46 || r.u32(at) != 0x02014b50)
-      return error("central directory entry " + llvm::Twine(index) +
-                   " is malformed");
+  uint64_t at = directory->offset, end = directory->offset + directory->size;
+  for (uint64_t index = 0; index < directory->entries; ++index) {
     Member member;
-    member.flags = r.u16(at + 8);
-    member.method = r.u16(at + 10);
-    member.crc = r.u32(at + 16);
-    member.compressedSize = r.u32(at + 20);
-    member.size = r.u32(at + 24);
-    uint64_t nameLength = r.u16(at + 28), extraLength = r.u16(at + 30),
-             commentLength = r.u16(at + 32);
-    member.localOffset = r.u32(at + 42);
-    if (end - at - 46 < nameLength + extraLength + commentLength)
-      return error("central directory entry " + llvm::Twine(index) +
-                   " runs past the directory");
-    member.name = r.slice(at + 46, nameLength).str();
+    if (llvm::Error e = readEntry(r, index, at, end, member))
+      return std::move(e);
     std::string what = "member '" + member.name + "'";
     auto fail = [&](const llvm::Twine &message) {
       return error(what + ": " + message);
     };
-    if (llvm::Error e = readZip64Extra(
-            r.slice(at + 46 + nameLength, extraLength), member,
-            member.size == 0xffffffff, member.compressedSize == 0xffffffff,
-            member.localOffset == 0xffffffff))
-      return fail(llvm::toString(std::move(e)));
-    at += 46 + nameLength + extraLength + commentLength;
-
     StringRef key = member.name;
     if (!key.consume_back(".npy"))
       return fail("is not an .npy array (an .npz holds only *.npy members)");
@@ -219,35 +277,9 @@ llvm::Expected<std::vector<Array>> helia::numpy::parseNpz(StringRef bytes) {
       return fail("uses zip compression method " + llvm::Twine(member.method) +
                   "; only stored (np.savez) and deflated "
                   "(np.savez_compressed) members are read");
-
-    // The local header repeats the name and may carry other extra fields:
-    // the data starts after its own lengths.
-    uint64_t local = member.localOffset;
-    if (!r.has(local, 30) || r.u32(local) != 0x04034b50)
-      return fail("its local header is missing");
-    uint64_t dataOffset = local + 30 + r.u16(local + 26) + r.u16(local + 28);
-    if (!r.has(dataOffset, member.compressedSize))
-      return fail("its data runs past the end of the file");
-    StringRef stored = r.slice(dataOffset, member.compressedSize);
-
     std::vector<uint8_t> content;
-    if (member.method == 0) {
-      if (member.size != member.compressedSize)
-        return fail("is stored, but its two recorded sizes differ");
-      content.assign(stored.bytes_begin(), stored.bytes_end());
-    } else {
-      // Deflate expands at most 1032:1; a larger claim is corrupt (and
-      // would only exhaust memory).
-      if (member.size / 1032 > member.compressedSize + 1)
-        return fail("records an uncompressed size of " +
-                    llvm::Twine(member.size) + " bytes for " +
-                    llvm::Twine(member.compressedSize) +
-                    " deflated bytes, more than deflate can produce");
-      if (llvm::Error e = inflate(stored, member.size, content))
-        return fail(llvm::toString(std::move(e)));
-    }
-    if (llvm::crc32(content) != member.crc)
-      return fail("its CRC-32 does not match its data (a corrupt archive)");
+    if (llvm::Error e = readContent(r, member, fail, content))
+      return std::move(e);
     llvm::Expected<Array> array = parseNpy(llvm::toStringRef(content), key);
     if (!array)
       return array.takeError();

@@ -229,3 +229,41 @@ Value mlir::helia::tflite::fitWindow(OpBuilder &b, Location loc, Value input,
                                buildShape(b, loc, {0, 0, 0, 0}),
                                buildShape(b, loc, sizes));
 }
+
+bool mlir::helia::tflite::isQuantizedInt(Type type) {
+  return type.isInteger(8) || type.isInteger(16);
+}
+
+FailureOr<Value> mlir::helia::tflite::rescaleBy(OpContext &ctx, Location loc,
+                                                Value value, Type outType,
+                                                double real, int64_t inputZp,
+                                                int64_t outputZp) {
+  QuantizedMultiplier qm = quantizeMultiplier(real);
+  int shift;
+  if (real < 0 || !getRescale32Shift(qm, shift)) {
+    ctx.emitError() << "requantisation scale " << real
+                    << " is out of TOSA's range";
+    return failure();
+  }
+  return buildRescale(ctx.b, loc, value, outType, {qm.multiplier}, {shift},
+                      inputZp, outputZp, /*scale32=*/true,
+                      tosa::RoundingMode::DOUBLE_ROUND);
+}
+
+Value mlir::helia::tflite::buildSplat(OpContext &ctx, Location loc,
+                                      Value like, Type type,
+                                      int64_t element) {
+  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
+  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1), type);
+  return buildConst(ctx.b, loc, constType, {element});
+}
+
+Value mlir::helia::tflite::buildSplatFloat(OpContext &ctx, Location loc,
+                                           Value like, float element) {
+  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
+  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                         ctx.b.getF32Type());
+  return tosa::ConstOp::create(
+      ctx.b, loc, constType,
+      DenseElementsAttr::get(constType, ctx.b.getF32FloatAttr(element)));
+}

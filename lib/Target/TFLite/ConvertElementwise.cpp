@@ -6,7 +6,8 @@
 // DOUBLE_ROUND computes the same), combined, rescaled to the output. The
 // multipliers are derived as TFLite's Prepare derives them, including where
 // it computes in float before widening to double (LEAKY_RELU, RELU).
-// LOGISTIC, TANH and SOFTMAX are in ConvertNonlinear.cpp.
+// LOGISTIC and TANH are in ConvertNonlinear.cpp, SOFTMAX in
+// ConvertSoftmax.cpp, QUANTIZE and DEQUANTIZE in ConvertQuantize.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +33,6 @@ static Value broadcastRank(OpContext &ctx, Value value, int64_t rank) {
   return buildReshape(ctx.b, ctx.getLoc("broadcast"), value, shape);
 }
 
-static bool isQuantizedInt(Type type) {
-  return type.isInteger(8) || type.isInteger(16);
-}
-
 static LogicalResult checkQuantized(OpContext &ctx, unsigned numInputs) {
   for (unsigned i = 0; i < numInputs; ++i)
     if (!ctx.getInputQuant(i).isQuantized() ||
@@ -45,22 +42,6 @@ static LogicalResult checkQuantized(OpContext &ctx, unsigned numInputs) {
   if (!ctx.getOutputQuant().isQuantized() || ctx.getOutputQuant().isPerChannel())
     return ctx.emitError() << "output needs one scale and zero point";
   return success();
-}
-
-/// A rescale by a real multiplier as TFLite's MultiplyByQuantizedMultiplier.
-static FailureOr<Value> rescaleBy(OpContext &ctx, Location loc, Value value,
-                                  Type outType, double real, int64_t inputZp,
-                                  int64_t outputZp) {
-  QuantizedMultiplier qm = quantizeMultiplier(real);
-  int shift;
-  if (real < 0 || !getRescale32Shift(qm, shift)) {
-    ctx.emitError() << "requantisation scale " << real
-                    << " is out of TOSA's range";
-    return failure();
-  }
-  return buildRescale(ctx.b, loc, value, outType, {qm.multiplier}, {shift},
-                      inputZp, outputZp, /*scale32=*/true,
-                      tosa::RoundingMode::DOUBLE_ROUND);
 }
 
 LogicalResult mlir::helia::tflite::convertAddSub(OpContext &ctx) {
@@ -196,23 +177,6 @@ LogicalResult mlir::helia::tflite::convertMul(OpContext &ctx) {
   return ctx.setOutput(0, *activated);
 }
 
-/// A constant of `value`'s rank, all dimensions 1, holding `element`.
-static Value buildSplat(OpContext &ctx, Location loc, Value like, Type type,
-                        int64_t element) {
-  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
-  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1), type);
-  return buildConst(ctx.b, loc, constType, {element});
-}
-static Value buildSplatFloat(OpContext &ctx, Location loc, Value like,
-                             float element) {
-  int64_t rank = cast<RankedTensorType>(like.getType()).getRank();
-  auto constType = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
-                                         ctx.b.getF32Type());
-  return tosa::ConstOp::create(
-      ctx.b, loc, constType,
-      DenseElementsAttr::get(constType, ctx.b.getF32FloatAttr(element)));
-}
-
 LogicalResult mlir::helia::tflite::convertLeakyRelu(OpContext &ctx) {
   if (failed(ctx.checkArity(1, 1, 1)))
     return failure();
@@ -334,117 +298,4 @@ LogicalResult mlir::helia::tflite::convertRelu(OpContext &ctx) {
     return failure();
   return ctx.setOutput(0, buildClampInt(ctx.b, ctx.getLoc(), *rescaled,
                                         range->first, range->second));
-}
-
-/// `(float)(x - zp) * scale`, as TFLite's DEQUANTIZE computes it: the f32
-/// product of two exactly represented factors is the double product
-/// rounded once.
-static Value buildDequantize(OpContext &ctx, Location loc, Value input,
-                             const TensorQuant &q) {
-  auto type = cast<RankedTensorType>(input.getType());
-  auto floatType = type.clone(ctx.b.getF32Type());
-  Value asFloat = tosa::CastOp::create(ctx.b, loc, floatType, input);
-  Value zp = buildSplatFloat(ctx, loc, input,
-                             static_cast<float>(q.getZeroPoint()));
-  Value centred = tosa::SubOp::create(ctx.b, loc, floatType, asFloat, zp);
-  Value scale = buildSplatFloat(ctx, loc, input, q.getScale());
-  Value noShift = buildScalar(ctx.b, loc, ctx.b.getI8Type(), 0);
-  return tosa::MulOp::create(ctx.b, loc, floatType, centred, scale, noShift);
-}
-
-/// `clamp(round(x / scale) + zp)` with TFLite's float division and rounding
-/// half away from zero, as an elementwise linalg.generic (TOSA has no float
-/// division).
-static Value buildQuantize(OpContext &ctx, Location loc, Value input,
-                           RankedTensorType outType, const TensorQuant &q) {
-  OpBuilder &b = ctx.b;
-  auto inType = cast<RankedTensorType>(input.getType());
-  Value init = tensor::EmptyOp::create(b, loc, outType.getShape(),
-                                       outType.getElementType());
-  unsigned rank = inType.getRank();
-  AffineMap identity = b.getMultiDimIdentityMap(rank);
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Type element = outType.getElementType();
-  unsigned bits = element.getIntOrFloatBitWidth();
-  double qmin = -std::ldexp(1.0, bits - 1), qmax = std::ldexp(1.0, bits - 1) - 1;
-  float scale = q.getScale();
-  int64_t zp = q.getZeroPoint();
-  auto generic = linalg::GenericOp::create(
-      b, loc, outType, ValueRange{input}, ValueRange{init},
-      ArrayRef<AffineMap>{identity, identity}, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Type f32 = nb.getF32Type();
-        Value x = args[0];
-        Value s = arith::ConstantOp::create(nb, nloc, nb.getF32FloatAttr(scale));
-        Value q = arith::DivFOp::create(nb, nloc, x, s);
-        Value r = math::RoundOp::create(nb, nloc, q);
-        // Adding the zero point and clamping in float is exact: every
-        // value involved is an integer below 2^24 once clamped.
-        Value shifted = arith::AddFOp::create(
-            nb, nloc, r,
-            arith::ConstantOp::create(nb, nloc,
-                                      nb.getFloatAttr(f32, double(zp))));
-        Value lo = arith::ConstantOp::create(nb, nloc, nb.getFloatAttr(f32, qmin));
-        Value hi = arith::ConstantOp::create(nb, nloc, nb.getFloatAttr(f32, qmax));
-        Value clamped = arith::MinimumFOp::create(
-            nb, nloc, arith::MaximumFOp::create(nb, nloc, shifted, lo), hi);
-        Value out = arith::FPToSIOp::create(nb, nloc, element, clamped);
-        linalg::YieldOp::create(nb, nloc, out);
-      });
-  return generic.getResult(0);
-}
-
-LogicalResult mlir::helia::tflite::convertQuantize(OpContext &ctx) {
-  if (failed(ctx.checkArity(1, 1, 1)))
-    return failure();
-  FailureOr<Value> input = ctx.getInput(0);
-  if (failed(input))
-    return failure();
-  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
-  Type in = inType.getElementType(), out = outType.getElementType();
-  const TensorQuant &qo = ctx.getOutputQuant();
-  if (!qo.isQuantized() || qo.isPerChannel())
-    return ctx.emitError() << "output needs one scale and zero point";
-  if (!isQuantizedInt(out) && !out.isInteger(32))
-    return ctx.emitError() << "unsupported output type " << out;
-  if (in.isF32())
-    return ctx.setOutput(0, buildQuantize(ctx, ctx.getLoc(), *input, outType,
-                                          qo));
-  const TensorQuant &qi = ctx.getInputQuant(0);
-  if (!qi.isQuantized() || qi.isPerChannel())
-    return ctx.emitError() << "input needs one scale and zero point";
-  if (!isQuantizedInt(in) && !in.isInteger(32))
-    return ctx.emitError() << "unsupported input type " << in;
-  double real =
-      static_cast<double>(qi.getScale()) / static_cast<double>(qo.getScale());
-  Value value = *input;
-  int64_t inZp = qi.getZeroPoint();
-  if (in.isInteger(32) && inZp != 0) {
-    // TOSA takes no zero point for an int32 input.
-    Value zp = buildSplat(ctx, ctx.getLoc("input_zp"), value, in, inZp);
-    value = tosa::SubOp::create(ctx.b, ctx.getLoc("centred"), inType, value,
-                                zp);
-    inZp = 0;
-  }
-  FailureOr<Value> result =
-      rescaleBy(ctx, ctx.getLoc(), value, out, real, inZp, qo.getZeroPoint());
-  if (failed(result))
-    return failure();
-  return ctx.setOutput(0, *result);
-}
-
-LogicalResult mlir::helia::tflite::convertDequantize(OpContext &ctx) {
-  if (failed(ctx.checkArity(1, 1, 1)))
-    return failure();
-  FailureOr<Value> input = ctx.getInput(0);
-  if (failed(input))
-    return failure();
-  Type in = ctx.getInputType(0).getElementType();
-  if (!ctx.getOutputType().getElementType().isF32() || !isQuantizedInt(in))
-    return ctx.emitError() << "supports int8 and int16 to float32";
-  const TensorQuant &qi = ctx.getInputQuant(0);
-  if (!qi.isQuantized() || qi.isPerChannel())
-    return ctx.emitError() << "input needs one scale and zero point";
-  return ctx.setOutput(0, buildDequantize(ctx, ctx.getLoc(), *input, qi));
 }

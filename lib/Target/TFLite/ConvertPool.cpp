@@ -237,6 +237,93 @@ LogicalResult mlir::helia::tflite::convertMaxPool2D(OpContext &ctx) {
   return setActivatedOutput(ctx, pooled, pool->opts);
 }
 
+/// The raw sum of each window's in-image taps of an integer AVERAGE_POOL_2D,
+/// in i32.
+static Value buildWindowSum(OpContext &ctx, Value input, PoolGeometry &g) {
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  Type element = outType.getElementType();
+  OpBuilder &b = ctx.b;
+  int64_t ih = inType.getDimSize(1), iw = inType.getDimSize(2),
+          c = inType.getDimSize(3);
+  int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
+  bool global = g.kh == ih && g.kw == iw && oh == 1 && ow == 1 &&
+                llvm::all_of(g.pad, [](int64_t p) { return p == 0; });
+  if (global)
+    return buildSum(ctx, input, {1, 2});
+  // A depthwise convolution with a filter of ones: padding taps add 0.
+  bool wide = element.isInteger(16);
+  Type acc = b.getIntegerType(wide ? 48 : 32);
+  auto filterType =
+      RankedTensorType::get({g.kh, g.kw, c, 1}, b.getIntegerType(8));
+  Value ones = tosa::ConstOp::create(
+      b, ctx.getLoc("ones"), filterType,
+      DenseElementsAttr::get(filterType, b.getI8IntegerAttr(1)));
+  Value bias =
+      buildConst(b, ctx.getLoc("bias"), RankedTensorType::get({c}, acc),
+                 SmallVector<int64_t>(c, 0));
+  Value inZp = buildScalar(b, ctx.getLoc("zp"), element, 0);
+  Value filterZp = buildScalar(b, ctx.getLoc("zp"), b.getI8Type(), 0);
+  Value window = fitPoolWindow(ctx, input, g);
+  Value sum = tosa::DepthwiseConv2DOp::create(
+      b, ctx.getLoc("sum"), outType.clone(acc), window, ones, bias, inZp,
+      filterZp, b.getDenseI64ArrayAttr(g.pad),
+      b.getDenseI64ArrayAttr({g.sh, g.sw}), b.getDenseI64ArrayAttr({1, 1}),
+      TypeAttr::get(acc));
+  if (wide)
+    sum = tosa::CastOp::create(b, ctx.getLoc("sum32"),
+                               outType.clone(b.getIntegerType(32)), sum);
+  return sum;
+}
+
+/// The number of in-image taps of every output position, and its half (the
+/// rounding term), or an error for a window outside the image.
+static LogicalResult countTaps(OpContext &ctx, const PoolGeometry &g,
+                               SmallVectorImpl<int64_t> &counts,
+                               SmallVectorImpl<int64_t> &halves) {
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  int64_t ih = inType.getDimSize(1), iw = inType.getDimSize(2);
+  int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
+  for (int64_t y = 0; y < oh; ++y)
+    for (int64_t x = 0; x < ow; ++x) {
+      int64_t y0 = y * g.sh - g.pad[0], x0 = x * g.sw - g.pad[2];
+      int64_t rows = std::min(ih, y0 + g.kh) - std::max<int64_t>(0, y0);
+      int64_t cols = std::min(iw, x0 + g.kw) - std::max<int64_t>(0, x0);
+      int64_t count = std::max<int64_t>(0, rows) * std::max<int64_t>(0, cols);
+      if (count == 0)
+        return ctx.emitError() << "output (" << y << ", " << x
+                               << ") covers no input element";
+      counts.push_back(count);
+      halves.push_back(count / 2);
+    }
+  return success();
+}
+
+/// `sum / count` rounded half away from zero, as TFLite's integer
+/// AveragePool divides.
+static Value buildRoundedAverage(OpContext &ctx, Value sum,
+                                 ArrayRef<int64_t> counts,
+                                 ArrayRef<int64_t> halves) {
+  RankedTensorType outType = ctx.getOutputType();
+  OpBuilder &b = ctx.b;
+  Type i32 = b.getIntegerType(32);
+  int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
+  auto countType = RankedTensorType::get({1, oh, ow, 1}, i32);
+  Value count = buildConst(b, ctx.getLoc("count"), countType, counts);
+  Value half = buildConst(b, ctx.getLoc("half_count"), countType, halves);
+  auto sumType = outType.clone(i32);
+  Value zero = buildConst(b, ctx.getLoc("zero"),
+                          RankedTensorType::get({1, 1, 1, 1}, i32), {0});
+  Value positive = tosa::GreaterOp::create(
+      b, ctx.getLoc("positive"), outType.clone(b.getI1Type()), sum, zero);
+  Value up = tosa::AddOp::create(b, ctx.getLoc("up"), sumType, sum, half);
+  Value down = tosa::SubOp::create(b, ctx.getLoc("down"), sumType, sum, half);
+  Value numerator = tosa::SelectOp::create(b, ctx.getLoc("numerator"), sumType,
+                                           positive, up, down);
+  // tosa.intdiv truncates towards zero, as C++ division does.
+  return tosa::IntDivOp::create(b, ctx.getLoc("average"), sumType, numerator,
+                                count);
+}
+
 LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   FailureOr<PoolOperands> pool = getPoolOperands(ctx);
   if (failed(pool))
@@ -259,70 +346,11 @@ LogicalResult mlir::helia::tflite::convertAveragePool2D(OpContext &ctx) {
   if (!(element.isInteger(8) || element.isInteger(16)) ||
       inType.getElementType() != element)
     return ctx.emitError() << "unsupported element type " << element;
-  // The raw sum of each window's in-image taps, in i32.
-  int64_t n = inType.getDimSize(0), ih = inType.getDimSize(1),
-          iw = inType.getDimSize(2), c = inType.getDimSize(3);
-  int64_t oh = outType.getDimSize(1), ow = outType.getDimSize(2);
-  Type i32 = b.getIntegerType(32);
-  Value sum;
-  bool global = g.kh == ih && g.kw == iw && oh == 1 && ow == 1 &&
-                llvm::all_of(g.pad, [](int64_t p) { return p == 0; });
-  if (global) {
-    sum = buildSum(ctx, input, {1, 2});
-  } else {
-    // A depthwise convolution with a filter of ones: padding taps add 0.
-    bool wide = element.isInteger(16);
-    Type acc = b.getIntegerType(wide ? 48 : 32);
-    auto filterType =
-        RankedTensorType::get({g.kh, g.kw, c, 1}, b.getIntegerType(8));
-    Value ones = tosa::ConstOp::create(
-        b, ctx.getLoc("ones"), filterType,
-        DenseElementsAttr::get(filterType, b.getI8IntegerAttr(1)));
-    Value bias =
-        buildConst(b, ctx.getLoc("bias"), RankedTensorType::get({c}, acc),
-                   SmallVector<int64_t>(c, 0));
-    Value inZp = buildScalar(b, ctx.getLoc("zp"), element, 0);
-    Value filterZp = buildScalar(b, ctx.getLoc("zp"), b.getI8Type(), 0);
-    Value window = fitPoolWindow(ctx, input, g);
-    sum = tosa::DepthwiseConv2DOp::create(
-        b, ctx.getLoc("sum"), outType.clone(acc), window, ones, bias, inZp,
-        filterZp, b.getDenseI64ArrayAttr(g.pad),
-        b.getDenseI64ArrayAttr({g.sh, g.sw}), b.getDenseI64ArrayAttr({1, 1}),
-        TypeAttr::get(acc));
-    if (wide)
-      sum = tosa::CastOp::create(b, ctx.getLoc("sum32"), outType.clone(i32),
-                                 sum);
-  }
-  // The number of in-image taps of every output position.
+  Value sum = buildWindowSum(ctx, input, g);
   SmallVector<int64_t> counts, halves;
-  for (int64_t y = 0; y < oh; ++y)
-    for (int64_t x = 0; x < ow; ++x) {
-      int64_t y0 = y * g.sh - g.pad[0], x0 = x * g.sw - g.pad[2];
-      int64_t rows = std::min(ih, y0 + g.kh) - std::max<int64_t>(0, y0);
-      int64_t cols = std::min(iw, x0 + g.kw) - std::max<int64_t>(0, x0);
-      int64_t count = std::max<int64_t>(0, rows) * std::max<int64_t>(0, cols);
-      if (count == 0)
-        return ctx.emitError() << "output (" << y << ", " << x
-                               << ") covers no input element";
-      counts.push_back(count);
-      halves.push_back(count / 2);
-    }
-  (void)n;
-  auto countType = RankedTensorType::get({1, oh, ow, 1}, i32);
-  Value count = buildConst(b, ctx.getLoc("count"), countType, counts);
-  Value half = buildConst(b, ctx.getLoc("half_count"), countType, halves);
-  auto sumType = outType.clone(i32);
-  Value zero = buildConst(b, ctx.getLoc("zero"),
-                          RankedTensorType::get({1, 1, 1, 1}, i32), {0});
-  Value positive = tosa::GreaterOp::create(
-      b, ctx.getLoc("positive"), outType.clone(b.getI1Type()), sum, zero);
-  Value up = tosa::AddOp::create(b, ctx.getLoc("up"), sumType, sum, half);
-  Value down = tosa::SubOp::create(b, ctx.getLoc("down"), sumType, sum, half);
-  Value numerator = tosa::SelectOp::create(b, ctx.getLoc("numerator"), sumType,
-                                           positive, up, down);
-  // tosa.intdiv truncates towards zero, as C++ division does.
-  Value average = tosa::IntDivOp::create(b, ctx.getLoc("average"), sumType,
-                                         numerator, count);
+  if (failed(countTaps(ctx, g, counts, halves)))
+    return failure();
+  Value average = buildRoundedAverage(ctx, sum, counts, halves);
   FailureOr<std::pair<int64_t, int64_t>> range = getQuantizedActivationRange(
       ctx, opts->fused_activation_function(), ctx.getOutputQuant(),
       element);

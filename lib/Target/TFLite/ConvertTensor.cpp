@@ -77,6 +77,109 @@ LogicalResult mlir::helia::tflite::convertPad(OpContext &ctx) {
   return ctx.setOutput(0, result);
 }
 
+namespace {
+/// A STRIDED_SLICE resolved axis by axis as TFLite's kernel resolves it:
+/// forward starts, sizes and steps after reversing the axes with a negative
+/// stride, and the output shape without the shrunk axes.
+struct ResolvedSlice {
+  SmallVector<int64_t> starts, sizes, steps, keptShape;
+  bool unitStrides = true;
+  SmallVector<int32_t> reverseAxes;
+};
+
+/// The masks and the offset flag of a STRIDED_SLICE.
+struct SliceMasks {
+  int32_t begin = 0, end = 0, shrink = 0;
+  bool offset = false;
+};
+} // namespace
+
+/// Resolves begin, end and strides against the input's shape (negative
+/// indices, clamping, masks), or an error for a zero stride.
+static FailureOr<ResolvedSlice>
+resolveSlice(OpContext &ctx, RankedTensorType inType, ArrayRef<int64_t> begin,
+             ArrayRef<int64_t> end, ArrayRef<int64_t> strides,
+             const SliceMasks &masks) {
+  ResolvedSlice r;
+  for (int64_t d = 0; d < inType.getRank(); ++d) {
+    int64_t dim = inType.getDimSize(d), stride = strides[d];
+    if (stride == 0) {
+      ctx.emitError() << "stride of axis " << d << " is 0";
+      return failure();
+    }
+    int64_t s = begin[d];
+    if (s < 0)
+      s += dim;
+    s = stride > 0 ? std::clamp<int64_t>(s, 0, dim)
+                   : std::clamp<int64_t>(s, -1, dim - 1);
+    if (masks.begin & (1 << d))
+      s = stride > 0 ? 0 : dim - 1;
+    int64_t e;
+    bool shrink = masks.shrink & (1 << d);
+    if (shrink) {
+      e = s >= dim ? s : s + 1;
+      stride = 1;
+    } else {
+      e = end[d] + (masks.offset ? s : 0);
+      if (e < 0)
+        e += dim;
+      e = stride > 0 ? std::clamp<int64_t>(e, 0, dim)
+                     : std::clamp<int64_t>(e, -1, dim - 1);
+      if (masks.end & (1 << d))
+        e = stride > 0 ? dim : -1;
+    }
+    int64_t count = stride > 0 ? std::max<int64_t>(0, (e - s + stride - 1) / stride)
+                               : std::max<int64_t>(0, (s - e - stride - 1) / -stride);
+    if (stride < 0) {
+      // Reverse the axis, then walk it forwards.
+      r.reverseAxes.push_back(d);
+      s = dim - 1 - s;
+      stride = -stride;
+    }
+    if (stride != 1)
+      r.unitStrides = false;
+    r.starts.push_back(s);
+    r.sizes.push_back(count);
+    r.steps.push_back(stride);
+    if (!shrink)
+      r.keptShape.push_back(count);
+  }
+  return r;
+}
+
+/// The slice of `value`: the reversed axes, a tosa.slice (unit strides) or
+/// a strided tensor.extract_slice, and the reshape that drops shrunk axes.
+static LogicalResult buildSlice(OpContext &ctx, Value value,
+                                const ResolvedSlice &r) {
+  RankedTensorType inType = ctx.getInputType(0), outType = ctx.getOutputType();
+  for (int32_t axis : r.reverseAxes)
+    value = tosa::ReverseOp::create(ctx.b, ctx.getLoc("reversed"),
+                                    value.getType(), value,
+                                    ctx.b.getI32IntegerAttr(axis));
+  auto slicedType = RankedTensorType::get(r.sizes, inType.getElementType());
+  if (r.unitStrides) {
+    value = tosa::SliceOp::create(
+        ctx.b, ctx.getLoc("slice"), slicedType, value,
+        buildShape(ctx.b, ctx.getLoc("start"), r.starts),
+        buildShape(ctx.b, ctx.getLoc("size"), r.sizes));
+  } else {
+    value = tensor::ExtractSliceOp::create(
+        ctx.b, ctx.getLoc("slice"), slicedType, value, ValueRange{},
+        ValueRange{}, ValueRange{}, ctx.b.getDenseI64ArrayAttr(r.starts),
+        ctx.b.getDenseI64ArrayAttr(r.sizes),
+        ctx.b.getDenseI64ArrayAttr(r.steps));
+  }
+  if (slicedType == outType) {
+    // Name the slice after the output.
+    value.getDefiningOp()->setLoc(ctx.getLoc());
+    return ctx.setOutput(0, value);
+  }
+  return ctx.setOutput(0, tosa::ReshapeOp::create(
+                              ctx.b, ctx.getLoc(), outType, value,
+                              buildShape(ctx.b, ctx.getLoc("shape"),
+                                         outType.getShape())));
+}
+
 LogicalResult mlir::helia::tflite::convertStridedSlice(OpContext &ctx) {
   if (failed(ctx.checkArity(4, 4, 1)))
     return failure();
@@ -84,15 +187,14 @@ LogicalResult mlir::helia::tflite::convertStridedSlice(OpContext &ctx) {
       ctx.getOptions<fb::StridedSliceOptions>();
   if (failed(opts))
     return failure();
-  int32_t beginMask = 0, endMask = 0, shrinkMask = 0;
-  bool offset = false;
+  SliceMasks masks;
   if (*opts) {
     if ((*opts)->ellipsis_mask() || (*opts)->new_axis_mask())
       return ctx.emitError() << "ellipsis and new-axis masks are not supported";
-    beginMask = (*opts)->begin_mask();
-    endMask = (*opts)->end_mask();
-    shrinkMask = (*opts)->shrink_axis_mask();
-    offset = (*opts)->offset();
+    masks.begin = (*opts)->begin_mask();
+    masks.end = (*opts)->end_mask();
+    masks.shrink = (*opts)->shrink_axis_mask();
+    masks.offset = (*opts)->offset();
   }
   FailureOr<Value> input = ctx.getInput(0);
   FailureOr<SmallVector<int64_t>> begin = ctx.getConstantInts(1);
@@ -107,83 +209,17 @@ LogicalResult mlir::helia::tflite::convertStridedSlice(OpContext &ctx) {
       static_cast<int64_t>(strides->size()) != rank)
     return ctx.emitError() << "begin, end and strides must have " << rank
                            << " elements";
-  SmallVector<int64_t> starts, sizes, steps, keptShape;
-  bool unitStrides = true, reversed = false;
-  SmallVector<int32_t> reverseAxes;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t dim = inType.getDimSize(d), stride = (*strides)[d];
-    if (stride == 0)
-      return ctx.emitError() << "stride of axis " << d << " is 0";
-    int64_t s = (*begin)[d];
-    if (s < 0)
-      s += dim;
-    s = stride > 0 ? std::clamp<int64_t>(s, 0, dim)
-                   : std::clamp<int64_t>(s, -1, dim - 1);
-    if (beginMask & (1 << d))
-      s = stride > 0 ? 0 : dim - 1;
-    int64_t e;
-    bool shrink = shrinkMask & (1 << d);
-    if (shrink) {
-      e = s >= dim ? s : s + 1;
-      stride = 1;
-    } else {
-      e = (*end)[d] + (offset ? s : 0);
-      if (e < 0)
-        e += dim;
-      e = stride > 0 ? std::clamp<int64_t>(e, 0, dim)
-                     : std::clamp<int64_t>(e, -1, dim - 1);
-      if (endMask & (1 << d))
-        e = stride > 0 ? dim : -1;
-    }
-    int64_t count = stride > 0 ? std::max<int64_t>(0, (e - s + stride - 1) / stride)
-                               : std::max<int64_t>(0, (s - e - stride - 1) / -stride);
-    if (stride < 0) {
-      // Reverse the axis, then walk it forwards.
-      reverseAxes.push_back(d);
-      reversed = true;
-      s = dim - 1 - s;
-      stride = -stride;
-    }
-    if (stride != 1)
-      unitStrides = false;
-    starts.push_back(s);
-    sizes.push_back(count);
-    steps.push_back(stride);
-    if (!shrink)
-      keptShape.push_back(count);
-  }
-  if (RankedTensorType::get(keptShape, inType.getElementType()) != outType)
+  FailureOr<ResolvedSlice> slice =
+      resolveSlice(ctx, inType, *begin, *end, *strides, masks);
+  if (failed(slice))
+    return failure();
+  if (RankedTensorType::get(slice->keptShape, inType.getElementType()) !=
+      outType)
     return ctx.emitError() << "the slice has shape " << "["
-                           << llvm::make_range(keptShape.begin(),
-                                               keptShape.end())
+                           << llvm::make_range(slice->keptShape.begin(),
+                                               slice->keptShape.end())
                            << "], the output " << outType;
-  Value value = *input;
-  for (int32_t axis : reverseAxes)
-    value = tosa::ReverseOp::create(ctx.b, ctx.getLoc("reversed"),
-                                    value.getType(), value,
-                                    ctx.b.getI32IntegerAttr(axis));
-  (void)reversed;
-  auto slicedType = RankedTensorType::get(sizes, inType.getElementType());
-  if (unitStrides) {
-    value = tosa::SliceOp::create(ctx.b, ctx.getLoc("slice"), slicedType,
-                                  value,
-                                  buildShape(ctx.b, ctx.getLoc("start"), starts),
-                                  buildShape(ctx.b, ctx.getLoc("size"), sizes));
-  } else {
-    value = tensor::ExtractSliceOp::create(
-        ctx.b, ctx.getLoc("slice"), slicedType, value, ValueRange{},
-        ValueRange{}, ValueRange{}, ctx.b.getDenseI64ArrayAttr(starts),
-        ctx.b.getDenseI64ArrayAttr(sizes), ctx.b.getDenseI64ArrayAttr(steps));
-  }
-  if (slicedType == outType) {
-    // Name the slice after the output.
-    value.getDefiningOp()->setLoc(ctx.getLoc());
-    return ctx.setOutput(0, value);
-  }
-  return ctx.setOutput(0, tosa::ReshapeOp::create(
-                              ctx.b, ctx.getLoc(), outType, value,
-                              buildShape(ctx.b, ctx.getLoc("shape"),
-                                         outType.getShape())));
+  return buildSlice(ctx, *input, *slice);
 }
 
 LogicalResult mlir::helia::tflite::convertTranspose(OpContext &ctx) {

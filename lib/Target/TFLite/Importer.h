@@ -283,6 +283,20 @@ Value buildInt16Activation(OpBuilder &b, Location loc, Value sigmoidTable,
 
 /// The element type `value` has.
 Type getElementType(Value value);
+/// int8 or int16: the element types of TFLite's quantized kernels.
+bool isQuantizedInt(Type type);
+
+/// A constant of `like`'s rank, all dimensions 1, holding `element` of
+/// `type` (a broadcast operand).
+Value buildSplat(OpContext &ctx, Location loc, Value like, Type type,
+                 int64_t element);
+Value buildSplatFloat(OpContext &ctx, Location loc, Value like,
+                      float element);
+/// A rescale by a real multiplier as TFLite's MultiplyByQuantizedMultiplier,
+/// or an error when TOSA cannot express it.
+FailureOr<Value> rescaleBy(OpContext &ctx, Location loc, Value value,
+                           Type outType, double real, int64_t inputZp,
+                           int64_t outputZp);
 
 /// TFLite's activation range for a quantized output
 /// (CalculateActivationRangeQuantized), or failure for an activation that
