@@ -152,6 +152,13 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createConvertToLLVMPass(toLLVMOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createHeliaAttachSlotAliasScopes());
+  // Every slot's address a symbol of its own: the code of an op the same
+  // whatever offsets and arenas the plan gives its operands.
+  if (options.slotAddresses != "none") {
+    HeliaNameSlotAddressesOptions names;
+    names.arenas = options.slotAddresses;
+    pm.addPass(createHeliaNameSlotAddresses(names));
+  }
   pm.addPass(createHeliaVerifyLLVM());
   HeliaAssignSectionsOptions sections;
   sections.ld = options.planLd;
