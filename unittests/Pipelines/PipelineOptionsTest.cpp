@@ -77,6 +77,7 @@ const llvm::StringMap<TestValue> &getTestValues() {
       {"data-layout", {"e-m:e-p:32:32", "to-llvm=true"}},
       {"approximate-math", {"false", "to-llvm=true"}},
       {"outline-ops", {"true", "to-llvm=true"}},
+      {"slot-addresses", {"constant", "to-llvm=true"}},
       {"model-api", {"false", "to-llvm=true"}},
   };
   return values;

@@ -86,6 +86,13 @@ HeliaMemoryPipelineOptions::getAssignSectionsOptions() const {
   return sections;
 }
 
+HeliaNameSlotAddressesOptions
+HeliaMemoryPipelineOptions::getNameSlotAddressesOptions() const {
+  HeliaNameSlotAddressesOptions names;
+  names.arenas = slotAddresses;
+  return names;
+}
+
 //===----------------------------------------------------------------------===//
 // The pipelines
 //===----------------------------------------------------------------------===//
@@ -198,6 +205,12 @@ void mlir::helia::buildHeliaToLLVMPipeline(
   pm.addPass(createConvertToLLVMPass(toLLVMOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createHeliaAttachSlotAliasScopes());
+  // Every slot's address a symbol of its own: the code of an op the same
+  // whatever offsets and arenas the plan gives its operands.
+  if (options.slotAddresses != "none") {
+    pm.addPass(
+        createHeliaNameSlotAddresses(options.getNameSlotAddressesOptions()));
+  }
   pm.addPass(createHeliaVerifyLLVM());
   pm.addPass(createHeliaAssignSections(options.getAssignSectionsOptions()));
 }

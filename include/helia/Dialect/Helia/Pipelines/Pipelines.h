@@ -236,6 +236,14 @@ struct HeliaMemoryPipelineOptions
                      "off by default: measured faster on some networks and "
                      "slower on others, docs/Firmware.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> slotAddresses{
+      *this, "slot-addresses",
+      llvm::cl::desc("Which arenas' slots get an address symbol of their "
+                     "own after the conversion to LLVM, so that an op's "
+                     "code does not change with the offsets and arenas of "
+                     "its operands (helia-name-slot-addresses; with "
+                     "to-llvm): all, constant, writable or none"),
+      llvm::cl::init("all")};
   PassOptions::Option<bool> modelApi{
       *this, "model-api",
       llvm::cl::desc("Generate the model API of the firmware module (with "
@@ -252,6 +260,7 @@ struct HeliaMemoryPipelineOptions
   HeliaExportPlanOptions getExportPlanOptions() const;
   HeliaLowerCopiesOptions getLowerCopiesOptions() const;
   HeliaAssignSectionsOptions getAssignSectionsOptions() const;
+  HeliaNameSlotAddressesOptions getNameSlotAddressesOptions() const;
   /// Whether the pipeline goes on to the LLVM dialect: to-llvm, or a file
   /// only helia-assign-sections writes.
   bool getToLLVM() const {

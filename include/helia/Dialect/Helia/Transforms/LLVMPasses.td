@@ -210,6 +210,35 @@ def HeliaAttachSlotAliasScopes
   }];
 }
 
+def HeliaNameSlotAddresses
+    : Pass<"helia-name-slot-addresses", "::mlir::ModuleOp"> {
+  let summary = "Give the address of every slot of an arena a symbol of its own";
+  let description = [{
+    Runs after the conversion to the LLVM dialect. A slot is a constant byte
+    shift into an arena global (an `llvm.getelementptr` of `i8` with a
+    constant index on the global's address, which the lowering of a
+    `memref.view` makes). The ARM backend does not fold an offset into a
+    global's address: it materializes the arena's address once and adds
+    each slot's offset, in a load's immediate when it is below 4096 and in
+    a register of its own otherwise, so the code of an op, and the
+    registers it spills, change with the offsets and the arenas the plan
+    gives its operands. This pass replaces each such address by a
+    `private` `llvm.mlir.alias` of the arena at that offset (an assembler
+    label, no symbol in the object): every slot is then one
+    rematerializable address (`movw`/`movt`) wherever it lives, and LLVM's
+    alias analysis still sees through the alias to the arena and the
+    offset. See docs/Firmware.md, "Slot addresses".
+
+    `arenas=constant` names the slots of constant (read-only) arenas
+    only, `writable` those of writable arenas only, `all` (the default)
+    both.
+  }];
+  let options = [
+    Option<"arenas", "arenas", "std::string", /*default=*/"\"all\"",
+           "Which arenas' slots get names: all, constant or writable">,
+  ];
+}
+
 def HeliaVerifyLLVM : Pass<"helia-verify-llvm", "::mlir::ModuleOp"> {
   let summary = "Check that the conversion to LLVM left only LLVM-dialect ops";
   let description = [{
