@@ -308,6 +308,24 @@ static Value getStorage(const BufferAnalysis &analysis, Value value) {
   return value;
 }
 
+/// A tensor that a linalg payload reads by `tensor.extract` (a lookup
+/// table, such as a softmax's exp table) is no operand of the op: one
+/// element per iteration of the op's domain.
+template <typename AddFn>
+static void addPayloadLookups(linalg::LinalgOp op, AddFn &add) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return;
+  uint64_t iterations = getProduct(ranges, 0, ranges.size());
+  op->walk([&](tensor::ExtractOp extract) {
+    Value table = extract.getTensor();
+    Operation *owner = table.getParentBlock()->getParentOp();
+    if (op == owner || op->isProperAncestor(owner))
+      return;
+    add(table, mul(iterations, getElementBytes(table.getType())), 0);
+  });
+}
+
 void TrafficAnalysis::visit(Block &block, uint64_t times) {
   auto add = [&](Value value, uint64_t reads, uint64_t writes) {
     if (!reads && !writes)
@@ -332,6 +350,8 @@ void TrafficAnalysis::visit(Block &block, uint64_t times) {
           visit(nested, inner);
       continue;
     }
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      addPayloadLookups(linalgOp, add);
     OpTraffic traffic = getOpTraffic(&op);
     for (OpOperand &operand : op.getOpOperands())
       add(operand.get(), traffic.operandReads[operand.getOperandNumber()],
