@@ -123,6 +123,102 @@ bool mapEntry(const json::Value &value, ProfileEntry &out, json::Path path) {
   return true;
 }
 
+/// The top-level fields: format, version, model, platform and runs.
+bool mapHeader(const json::Object &top, TrafficProfile &profile,
+               json::Path path) {
+  std::string format;
+  uint64_t version = 0;
+  if (!mapString(top, "format", format, path) ||
+      !mapCount(top, "version", version, path))
+    return false;
+  if (format != "helia-traffic-profile") {
+    path.field("format").report("expected 'helia-traffic-profile'");
+    return false;
+  }
+  if (version != 1) {
+    path.field("version").report("expected version 1");
+    return false;
+  }
+  if (!mapString(top, "model", profile.model, path, /*optional=*/true) ||
+      !mapString(top, "platform", profile.platform, path, /*optional=*/true))
+    return false;
+  if (top.get("runs")) {
+    if (!mapCount(top, "runs", profile.runs, path))
+      return false;
+    if (profile.runs == 0) {
+      path.field("runs").report("expected at least one run");
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A required array field; null (with the error reported) otherwise.
+const json::Array *getArray(const json::Object &top, llvm::StringRef key,
+                            json::Path path) {
+  const json::Value *value = top.get(key);
+  if (!value) {
+    path.field(key).report("missing value");
+    return nullptr;
+  }
+  const json::Array *array = value->getAsArray();
+  if (!array)
+    path.field(key).report("expected an array");
+  return array;
+}
+
+/// The `functions` array; every name once.
+bool mapFunctions(const json::Object &top, TrafficProfile &profile,
+                  llvm::StringSet<> &functionNames, json::Path path) {
+  const json::Array *functions = getArray(top, "functions", path);
+  if (!functions)
+    return false;
+  // A Path refers to its parent: each level is a named object.
+  json::Path functionsPath = path.field("functions");
+  for (auto [i, value] : llvm::enumerate(*functions)) {
+    json::Path at = functionsPath.index(i);
+    ProfileFunction function;
+    if (!mapFunction(value, function, at))
+      return false;
+    if (!functionNames.insert(function.name).second) {
+      at.field("name").report("names a function twice");
+      return false;
+    }
+    profile.functions.push_back(std::move(function));
+  }
+  return true;
+}
+
+/// The `tensors` array; each entry in one of the profile's functions.
+bool mapTensors(const json::Object &top, TrafficProfile &profile,
+                const llvm::StringSet<> &functionNames, json::Path path) {
+  const json::Array *tensors = getArray(top, "tensors", path);
+  if (!tensors)
+    return false;
+  // One entry per tensor and memory: a profile may merge runs with the
+  // tensor in different memories.
+  std::set<std::tuple<std::string, uint64_t, std::string>> seen;
+  json::Path tensorsPath = path.field("tensors");
+  for (auto [i, value] : llvm::enumerate(*tensors)) {
+    json::Path at = tensorsPath.index(i);
+    ProfileEntry entry;
+    if (!mapEntry(value, entry, at))
+      return false;
+    if (!functionNames.contains(entry.function)) {
+      at.field("function").report("is not one of the profile's functions");
+      return false;
+    }
+    for (uint64_t member : entry.members)
+      if (!seen.insert({entry.function, member, entry.memory}).second) {
+        at.field("members").report(
+            "counts a tensor that another entry counts in the same memory");
+        return false;
+      }
+    profile.tensors.push_back(std::move(entry));
+  }
+  return true;
+}
+
 } // namespace
 
 llvm::Expected<TrafficProfile>
@@ -133,87 +229,15 @@ helia::planner::parseTrafficProfile(llvm::StringRef text) {
   json::Path::Root root("profile");
   json::Path path(root);
   TrafficProfile profile;
-  auto fail = [&]() -> llvm::Error { return root.getError(); };
   const json::Object *top = parsed->getAsObject();
   if (!top) {
     path.report("expected an object");
-    return fail();
+    return root.getError();
   }
-  std::string format;
-  uint64_t version = 0;
-  if (!mapString(*top, "format", format, path) ||
-      !mapCount(*top, "version", version, path))
-    return fail();
-  if (format != "helia-traffic-profile") {
-    path.field("format").report("expected 'helia-traffic-profile'");
-    return fail();
-  }
-  if (version != 1) {
-    path.field("version").report("expected version 1");
-    return fail();
-  }
-  if (!mapString(*top, "model", profile.model, path, /*optional=*/true) ||
-      !mapString(*top, "platform", profile.platform, path, /*optional=*/true))
-    return fail();
-  if (top->get("runs")) {
-    if (!mapCount(*top, "runs", profile.runs, path))
-      return fail();
-    if (profile.runs == 0) {
-      path.field("runs").report("expected at least one run");
-      return fail();
-    }
-  }
-  auto getArray = [&](llvm::StringRef key) -> const json::Array * {
-    const json::Value *value = top->get(key);
-    if (!value) {
-      path.field(key).report("missing value");
-      return nullptr;
-    }
-    const json::Array *array = value->getAsArray();
-    if (!array)
-      path.field(key).report("expected an array");
-    return array;
-  };
-  const json::Array *functions = getArray("functions");
-  if (!functions)
-    return fail();
   llvm::StringSet<> functionNames;
-  // A Path refers to its parent: each level is a named object.
-  json::Path functionsPath = path.field("functions");
-  for (auto [i, value] : llvm::enumerate(*functions)) {
-    json::Path at = functionsPath.index(i);
-    ProfileFunction function;
-    if (!mapFunction(value, function, at))
-      return fail();
-    if (!functionNames.insert(function.name).second) {
-      at.field("name").report("names a function twice");
-      return fail();
-    }
-    profile.functions.push_back(std::move(function));
-  }
-  const json::Array *tensors = getArray("tensors");
-  if (!tensors)
-    return fail();
-  // One entry per tensor and memory: a profile may merge runs with the
-  // tensor in different memories.
-  std::set<std::tuple<std::string, uint64_t, std::string>> seen;
-  json::Path tensorsPath = path.field("tensors");
-  for (auto [i, value] : llvm::enumerate(*tensors)) {
-    json::Path at = tensorsPath.index(i);
-    ProfileEntry entry;
-    if (!mapEntry(value, entry, at))
-      return fail();
-    if (!functionNames.contains(entry.function)) {
-      at.field("function").report("is not one of the profile's functions");
-      return fail();
-    }
-    for (uint64_t member : entry.members)
-      if (!seen.insert({entry.function, member, entry.memory}).second) {
-        at.field("members").report(
-            "counts a tensor that another entry counts in the same memory");
-        return fail();
-      }
-    profile.tensors.push_back(std::move(entry));
-  }
+  if (!mapHeader(*top, profile, path) ||
+      !mapFunctions(*top, profile, functionNames, path) ||
+      !mapTensors(*top, profile, functionNames, path))
+    return root.getError();
   return profile;
 }
