@@ -70,8 +70,8 @@ private:
   llvm::Error findColumns(int64_t headerLineNo,
                           const llvm::StringMap<size_t> &columnOf);
   llvm::Error readInteger(int64_t lineNo,
-                          llvm::ArrayRef<llvm::StringRef> fields,
-                          size_t column, int64_t &value) const;
+                          llvm::ArrayRef<llvm::StringRef> fields, size_t column,
+                          int64_t &value) const;
   llvm::Error readLifetime(int64_t lineNo,
                            llvm::ArrayRef<llvm::StringRef> fields,
                            Buffer &buffer) const;
@@ -116,8 +116,8 @@ llvm::Error ProblemCsvReader::readHeader(llvm::line_iterator &lines,
 llvm::Error
 ProblemCsvReader::findColumns(int64_t headerLineNo,
                               const llvm::StringMap<size_t> &columnOf) {
-  auto findColumn = [&](std::initializer_list<llvm::StringRef> names)
-      -> Column {
+  auto findColumn =
+      [&](std::initializer_list<llvm::StringRef> names) -> Column {
     for (llvm::StringRef name : names) {
       auto it = columnOf.find(name);
       if (it != columnOf.end())
@@ -183,10 +183,9 @@ ProblemCsvReader::readLifetime(int64_t lineNo,
   if (buffer.size < 0)
     return error(lineNo, llvm::formatv("negative size {0}", buffer.size));
   if (upperInclusive ? upper < lower : upper <= lower)
-    return error(lineNo,
-                 llvm::formatv("empty lifetime: {0} {1} {2} {3}",
-                               result.header[upperColumn->first], upper,
-                               upperInclusive ? "<" : "<=", lower));
+    return error(lineNo, llvm::formatv("empty lifetime: {0} {1} {2} {3}",
+                                       result.header[upperColumn->first], upper,
+                                       upperInclusive ? "<" : "<=", lower));
   buffer.firstStep = lower;
   buffer.lastStep = upperInclusive ? upper : upper - 1;
   return llvm::Error::success();
@@ -198,8 +197,8 @@ ProblemCsvReader::readAlignment(int64_t lineNo,
                                 Buffer &buffer) const {
   if (!alignmentColumn || fields[alignmentColumn->first].empty())
     return llvm::Error::success();
-  if (llvm::Error e = readInteger(lineNo, fields, alignmentColumn->first,
-                                  buffer.alignment))
+  if (llvm::Error e =
+          readInteger(lineNo, fields, alignmentColumn->first, buffer.alignment))
     return e;
   if (buffer.alignment < 1)
     return error(lineNo, llvm::formatv("alignment {0} is not positive",
