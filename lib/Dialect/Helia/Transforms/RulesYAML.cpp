@@ -88,14 +88,32 @@ private:
   FailureOr<llvm::json::Value> convert(yaml::Node *node, unsigned depth,
                                        EntryLocations *entry,
                                        StringRef fieldPrefix);
+  FailureOr<llvm::json::Value> convertSequence(yaml::SequenceNode *sequence,
+                                               unsigned depth);
+  FailureOr<llvm::json::Value> convertMapping(yaml::MappingNode *mapping,
+                                              unsigned depth,
+                                              EntryLocations *entry,
+                                              StringRef fieldPrefix);
   llvm::json::Value convertScalar(yaml::Node *node, StringRef value,
                                   bool plain);
+  LogicalResult rejectAlias(yaml::AliasNode *alias);
+  LogicalResult invalidUTF8(yaml::Node *node) {
+    return error(node) << "holds text that is not valid UTF-8", failure();
+  }
+
+  /// Reads the list of rules in `node` into `entries` and `locations`.
+  LogicalResult readList(yaml::Node *node, yaml::Node *root);
+  /// Reads a root mapping: its `rules` list, other fields ignored.
+  LogicalResult readRulesMapping(yaml::MappingNode *mapping);
 
   StringRef fileName;
   MLIRContext *ctx;
   llvm::SourceMgr sourceMgr;
   std::optional<llvm::SMDiagnostic> syntaxError;
   std::optional<yaml::Stream> stream;
+  /// The rules read so far, in the JSON model, and where each one is.
+  llvm::json::Array entries;
+  SmallVector<EntryLocations> locations;
 };
 
 } // namespace
@@ -120,6 +138,25 @@ llvm::json::Value YAMLRulesReader::convertScalar(yaml::Node *node,
   return value.str();
 }
 
+/// Aliases are rejected at the alias's own text.
+LogicalResult YAMLRulesReader::rejectAlias(yaml::AliasNode *alias) {
+  // The parser's range of an alias starts after it: find the alias text.
+  std::string text = ("*" + alias->getName()).str();
+  llvm::SMLoc where = alias->getSourceRange().Start;
+  if (unsigned buffer =
+          where.isValid() ? sourceMgr.FindBufferContainingLoc(where) : 0) {
+    const char *begin = sourceMgr.getMemoryBuffer(buffer)->getBufferStart();
+    StringRef before(begin, where.getPointer() - begin);
+    size_t at = before.rfind(text);
+    if (at != StringRef::npos)
+      where = llvm::SMLoc::getFromPointer(begin + at);
+  }
+  return emitError(locationOf(where))
+             << "rules file '" << fileName << "': aliases ('" << text
+             << "') are not supported; write the value out",
+         failure();
+}
+
 /// Converts `node` to the JSON model. Inside an entry (`entry` set), the
 /// location of every field is recorded under its dotted name below
 /// `fieldPrefix` and under its own name.
@@ -129,26 +166,8 @@ FailureOr<llvm::json::Value> YAMLRulesReader::convert(yaml::Node *node,
                                                       StringRef fieldPrefix) {
   if (!node || isa<yaml::NullNode>(node))
     return llvm::json::Value(nullptr);
-  if (auto *alias = dyn_cast<yaml::AliasNode>(node)) {
-    // The parser's range of an alias starts after it: find the alias text.
-    std::string text = ("*" + alias->getName()).str();
-    llvm::SMLoc where = alias->getSourceRange().Start;
-    if (unsigned buffer =
-            where.isValid() ? sourceMgr.FindBufferContainingLoc(where) : 0) {
-      const char *begin = sourceMgr.getMemoryBuffer(buffer)->getBufferStart();
-      StringRef before(begin, where.getPointer() - begin);
-      size_t at = before.rfind(text);
-      if (at != StringRef::npos)
-        where = llvm::SMLoc::getFromPointer(begin + at);
-    }
-    return emitError(locationOf(where))
-               << "rules file '" << fileName << "': aliases ('" << text
-               << "') are not supported; write the value out",
-           failure();
-  }
-  auto invalidUTF8 = [&](yaml::Node *at) {
-    return error(at) << "holds text that is not valid UTF-8", failure();
-  };
+  if (auto *alias = dyn_cast<yaml::AliasNode>(node))
+    return rejectAlias(alias);
   if (auto *scalar = dyn_cast<yaml::ScalarNode>(node)) {
     SmallString<64> storage;
     StringRef value = scalar->getValue(storage);
@@ -170,21 +189,30 @@ FailureOr<llvm::json::Value> YAMLRulesReader::convert(yaml::Node *node,
                           "mappings whose 'attributes' is a mapping",
            failure();
 
-  if (auto *sequence = dyn_cast<yaml::SequenceNode>(node)) {
-    llvm::json::Array array;
-    for (yaml::Node &item : *sequence) {
-      FailureOr<llvm::json::Value> value =
-          convert(&item, depth + 1, /*entry=*/nullptr, "");
-      if (failed(value))
-        return failure();
-      array.push_back(std::move(*value));
-    }
-    if (failed(checkSyntax()))
-      return failure();
-    return llvm::json::Value(std::move(array));
-  }
+  if (auto *sequence = dyn_cast<yaml::SequenceNode>(node))
+    return convertSequence(sequence, depth);
+  return convertMapping(cast<yaml::MappingNode>(node), depth, entry,
+                        fieldPrefix);
+}
 
-  auto *mapping = cast<yaml::MappingNode>(node);
+FailureOr<llvm::json::Value>
+YAMLRulesReader::convertSequence(yaml::SequenceNode *sequence, unsigned depth) {
+  llvm::json::Array array;
+  for (yaml::Node &item : *sequence) {
+    FailureOr<llvm::json::Value> value =
+        convert(&item, depth + 1, /*entry=*/nullptr, "");
+    if (failed(value))
+      return failure();
+    array.push_back(std::move(*value));
+  }
+  if (failed(checkSyntax()))
+    return failure();
+  return llvm::json::Value(std::move(array));
+}
+
+FailureOr<llvm::json::Value>
+YAMLRulesReader::convertMapping(yaml::MappingNode *mapping, unsigned depth,
+                                EntryLocations *entry, StringRef fieldPrefix) {
   llvm::json::Object object;
   for (yaml::KeyValueNode &pair : *mapping) {
     auto *keyNode = dyn_cast_or_null<yaml::ScalarNode>(pair.getKey());
@@ -225,6 +253,47 @@ FailureOr<llvm::json::Value> YAMLRulesReader::convert(yaml::Node *node,
   return llvm::json::Value(std::move(object));
 }
 
+LogicalResult YAMLRulesReader::readList(yaml::Node *node, yaml::Node *root) {
+  auto *list = dyn_cast_or_null<yaml::SequenceNode>(node);
+  if (!list)
+    return error(node ? node : root)
+           << "expected a YAML list of rules (or a mapping with a "
+              "'rules' list)";
+  for (yaml::Node &item : *list) {
+    locations.push_back({locationOf(&item), {}});
+    FailureOr<llvm::json::Value> value =
+        convert(&item, /*depth=*/2, &locations.back(), "");
+    if (failed(value))
+      return failure();
+    entries.push_back(std::move(*value));
+  }
+  return checkSyntax();
+}
+
+LogicalResult YAMLRulesReader::readRulesMapping(yaml::MappingNode *mapping) {
+  bool found = false;
+  for (yaml::KeyValueNode &pair : *mapping) {
+    auto *key = dyn_cast_or_null<yaml::ScalarNode>(pair.getKey());
+    SmallString<8> storage;
+    if (key && key->getValue(storage) == "rules" && !found) {
+      found = true;
+      if (failed(readList(pair.getValue(), mapping)))
+        return failure();
+      continue;
+    }
+    // Other fields are ignored, as in JSON; converting them bounds their
+    // depth (skipping would recurse through any nesting).
+    if (failed(convert(pair.getValue(), 1, /*entry=*/nullptr, "")))
+      return failure();
+  }
+  if (failed(checkSyntax()))
+    return failure();
+  if (!found)
+    return error(mapping) << "expected a YAML list of rules (or a mapping "
+                             "with a 'rules' list)";
+  return success();
+}
+
 FailureOr<SmallVector<RuleAttr>>
 YAMLRulesReader::read(SmallVectorImpl<Location> *ruleLocs) {
   yaml::document_iterator document = stream->begin();
@@ -241,47 +310,10 @@ YAMLRulesReader::read(SmallVectorImpl<Location> *ruleLocs) {
 
   // The list: the root, or the root's `rules`. The parser streams, so the
   // list is read where it stands, before the fields after it.
-  llvm::json::Array entries;
-  SmallVector<EntryLocations> locations;
-  auto readList = [&](yaml::Node *node) -> LogicalResult {
-    auto *list = dyn_cast_or_null<yaml::SequenceNode>(node);
-    if (!list)
-      return error(node ? node : root)
-             << "expected a YAML list of rules (or a mapping with a "
-                "'rules' list)";
-    for (yaml::Node &item : *list) {
-      locations.push_back({locationOf(&item), {}});
-      FailureOr<llvm::json::Value> value =
-          convert(&item, /*depth=*/2, &locations.back(), "");
-      if (failed(value))
-        return failure();
-      entries.push_back(std::move(*value));
-    }
-    return checkSyntax();
-  };
   if (auto *mapping = dyn_cast_or_null<yaml::MappingNode>(root)) {
-    bool found = false;
-    for (yaml::KeyValueNode &pair : *mapping) {
-      auto *key = dyn_cast_or_null<yaml::ScalarNode>(pair.getKey());
-      SmallString<8> storage;
-      if (key && key->getValue(storage) == "rules" && !found) {
-        found = true;
-        if (failed(readList(pair.getValue())))
-          return failure();
-        continue;
-      }
-      // Other fields are ignored, as in JSON; converting them bounds their
-      // depth (skipping would recurse through any nesting).
-      if (failed(convert(pair.getValue(), 1, /*entry=*/nullptr, "")))
-        return failure();
-    }
-    if (failed(checkSyntax()))
+    if (failed(readRulesMapping(mapping)))
       return failure();
-    if (!found)
-      return error(root) << "expected a YAML list of rules (or a mapping "
-                            "with a 'rules' list)",
-             failure();
-  } else if (failed(readList(root))) {
+  } else if (failed(readList(root, root))) {
     return failure();
   }
 
