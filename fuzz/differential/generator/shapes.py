@@ -55,14 +55,7 @@ class ShapeOps:
         x = self.pick(scope, lambda v: v.rank >= 2)
         if x is None:
             return None
-        perm = list(range(x.rank))
-        self.rng.shuffle(perm)
-        shape = [x.shape[p] for p in perm]
-        name = self.fresh(f)
-        self.emit(f, depth, "%%%s = tosa.transpose %s {perms = array<i32: %s>} : (%s) -> %s %s" % (
-            name, x.name, ", ".join(str(p) for p in perm), x.type,
-            tensor_type(shape, x.dt), self.loc(f, name)))
-        return self.new_value(f, scope, name, shape, x.dt)
+        return self.op_transpose_on(f, scope, depth, x)
 
     def op_transpose_on(self, f, scope, depth, x):
         if x.rank < 2:
