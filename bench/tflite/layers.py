@@ -27,8 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUN_PY_DIR = HERE  # run.py: the harness, lowering and flatbuffer helpers
 sys.path.insert(0, RUN_PY_DIR)
 
-TFL_TYPES = {0: "f32", 1: "f16", 2: "i32", 3: "ui8", 4: "i64", 6: "i1",
-             7: "i16", 9: "i8", 10: "f64"}
+from tflite_file import TFL_TYPES, FlatBuffer  # noqa: E402
+
 BUILTIN = {0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D",
            4: "DEPTHWISE_CONV_2D", 6: "DEQUANTIZE", 9: "FULLY_CONNECTED",
            14: "LOGISTIC", 17: "MAX_POOL_2D", 18: "MUL", 19: "RELU", 21: "RELU6",
@@ -37,50 +37,9 @@ BUILTIN = {0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D",
            49: "SPLIT", 114: "QUANTIZE", 98: "LEAKY_RELU", 70: "EXPAND_DIMS"}
 
 
-class FB:
-    """Just enough flatbuffer reading."""
-
-    def __init__(self, data):
-        self.d = data
-
-    def u32(self, p):
-        return struct.unpack_from("<I", self.d, p)[0]
-
-    def table(self, p):
-        vt = p - struct.unpack_from("<i", self.d, p)[0]
-        return (p, vt, struct.unpack_from("<H", self.d, vt)[0])
-
-    def field(self, t, i):
-        p, vt, vsize = t
-        if 4 + 2 * i >= vsize:
-            return None
-        off = struct.unpack_from("<H", self.d, vt + 4 + 2 * i)[0]
-        return p + off if off else None
-
-    def ref(self, t, i):
-        f = self.field(t, i)
-        return None if f is None else f + self.u32(f)
-
-    def vector(self, t, i):
-        v = self.ref(t, i)
-        return (0, None) if v is None else (self.u32(v), v + 4)
-
-    def tables(self, t, i):
-        n, base = self.vector(t, i)
-        return [self.table(base + 4 * k + self.u32(base + 4 * k)) for k in range(n)]
-
-    def scalars(self, t, i, fmt):
-        n, base = self.vector(t, i)
-        sz = struct.calcsize("<" + fmt)
-        return [struct.unpack_from("<" + fmt, self.d, base + sz * k)[0] for k in range(n)]
-
-    def scalar(self, t, i, fmt, default=0):
-        f = self.field(t, i)
-        return default if f is None else struct.unpack_from("<" + fmt, self.d, f)[0]
-
-    def string(self, t, i):
-        n, base = self.vector(t, i)
-        return "" if base is None else self.d[base:base + n].decode("utf-8", "replace")
+# The flatbuffer reader of the .tflite helpers (FB is the name
+# tflite_exact.py uses).
+FB = FlatBuffer
 
 
 def describe(path):
